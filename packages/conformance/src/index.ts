@@ -1,0 +1,18 @@
+export { conformanceChecks, type ConformanceCheck } from './conformance-checks.js';
+export { defaultConformanceFixtures, type ConformanceFixture } from './conformance-fixtures.js';
+export { ConformanceFailure, type BudgetKind, type ConformanceSubject } from './conformance-subject.js';
+export { MockCostModel } from './mocks/mock-cost-model.js';
+export type { MockResponse } from './mocks/mock-response.js';
+export { MockSummarizer } from './mocks/mock-summarizer.js';
+export { MockTokenizer, createCharacterTokenizer } from './mocks/mock-tokenizer.js';
+export {
+  formatConformanceReport,
+  planConformance,
+  runConformance,
+  runConformanceCase,
+  type ConformanceCase,
+  type ConformanceCheckResult,
+  type ConformanceReport,
+  type RunConformanceOptions,
+} from './run-conformance.js';
+export { createSyntheticHistory, type SyntheticHistoryOptions } from './synthetic-history.js';

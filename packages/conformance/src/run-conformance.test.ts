@@ -1,0 +1,258 @@
+import {
+  createEmptyDensityResult,
+  getHistoryTokenTarget,
+  type CompressionContext,
+  type CompressionResult,
+  type CompressionStrategy,
+  type HistoryEntry,
+} from '@ctx/core';
+import { describe, expect, it } from 'vitest';
+import { formatConformanceReport, runConformance, type ConformanceReport } from './run-conformance.js';
+
+function strategy(overrides: Partial<CompressionStrategy>): CompressionStrategy {
+  return {
+    specificationVersion: 'v1',
+    name: 'test-strategy',
+    requiresLLM: false,
+    trigger: { mode: 'threshold', defaultThreshold: 0.85 },
+    compress: () => Promise.resolve({ type: 'no-op', reason: 'already-under-target' }),
+    ...overrides,
+  };
+}
+
+function applied(context: CompressionContext, newHistory: readonly HistoryEntry[]): CompressionResult {
+  return {
+    type: 'applied',
+    newHistory,
+    metadata: {
+      originalMessageCount: context.history.length,
+      compressedMessageCount: newHistory.length,
+      strategyUsed: 'test-strategy',
+      llmCallMade: false,
+    },
+  };
+}
+
+/** Drops the oldest half, cutting only before human entries: a small valid strategy. */
+const dropOldestHalf = (context: CompressionContext): Promise<CompressionResult> => {
+  const start = context.history.findIndex((entry, index) => index >= context.history.length / 2 && entry.speaker === 'human');
+  if (start <= 0) return Promise.resolve({ type: 'no-op', reason: 'too-few-compressible' });
+  return Promise.resolve(applied(context, context.history.slice(start)));
+};
+
+const failedChecks = (report: ConformanceReport) =>
+  [...new Set(report.results.filter((result) => result.status === 'failed').map((result) => result.checkId))].sort();
+
+describe('runConformance', () => {
+  it('should pass a strategy that keeps every rule', async () => {
+    const report = await runConformance({ strategy: strategy({ compress: dropOldestHalf }) });
+    expect(failedChecks(report)).toEqual([]);
+    expect(report.passed).toBe(true);
+    expect(report.counts.passed).toBeGreaterThan(50);
+  });
+
+  it('should fail contract-shape for a strategy of another specification version', async () => {
+    const report = await runConformance({
+      strategy: { ...strategy({}), specificationVersion: 'v2' } as unknown as CompressionStrategy,
+    });
+    expect(failedChecks(report)).toContain('contract-shape');
+  });
+
+  it('should fail input-not-mutated when compress() mutates the history it was given', async () => {
+    const report = await runConformance({
+      strategy: strategy({
+        compress: (context) => {
+          (context.history as HistoryEntry[]).reverse();
+          return Promise.resolve({ type: 'no-op', reason: 'already-under-target' });
+        },
+      }),
+    });
+    expect(failedChecks(report)).toContain('input-not-mutated');
+    expect(report.results.find((result) => result.checkId === 'input-not-mutated')?.message).toMatch(/mutate/);
+  });
+
+  it('should fail deterministic when two runs differ', async () => {
+    let run = 0;
+    const report = await runConformance({
+      strategy: strategy({
+        compress: (context) => {
+          run += 1;
+          // Every call drops one more entry than the one before: the same input never gives the same output.
+          return Promise.resolve(applied(context, context.history.slice(run)));
+        },
+      }),
+    });
+    expect(failedChecks(report)).toContain('deterministic');
+  });
+
+  it('should fail pairing-preserved when tool responses are dropped but their calls kept', async () => {
+    const report = await runConformance({
+      strategy: strategy({
+        compress: (context) => Promise.resolve(applied(context, context.history.filter((entry) => entry.speaker !== 'tool'))),
+      }),
+    });
+    expect(failedChecks(report)).toContain('pairing-preserved');
+  });
+
+  it('should fail tokens-never-increase and applied-means-smaller when the history grows', async () => {
+    const report = await runConformance({
+      strategy: strategy({
+        compress: (context) =>
+          Promise.resolve(
+            applied(context, [...context.history, { speaker: 'human', blocks: [{ type: 'text', text: 'extra words' }] }]),
+          ),
+      }),
+    });
+    expect(failedChecks(report)).toEqual(expect.arrayContaining(['tokens-never-increase', 'applied-means-smaller']));
+  });
+
+  it('should fail applied-means-smaller when "applied" changes nothing', async () => {
+    const report = await runConformance({
+      strategy: strategy({ compress: (context) => Promise.resolve(applied(context, context.history)) }),
+    });
+    expect(failedChecks(report)).toContain('applied-means-smaller');
+    expect(failedChecks(report)).not.toContain('tokens-never-increase');
+  });
+
+  it('should fail thinking-verbatim when a thinking block is edited', async () => {
+    const report = await runConformance({
+      strategy: strategy({
+        compress: (context) =>
+          Promise.resolve(
+            applied(
+              context,
+              context.history.slice(1).map((entry) => ({
+                ...entry,
+                blocks: entry.blocks.map((block) => (block.type === 'thinking' ? { ...block, thought: 'short' } : block)),
+              })),
+            ),
+          ),
+      }),
+    });
+    expect(failedChecks(report)).toContain('thinking-verbatim');
+  });
+
+  it('should fail user-text-verbatim when user text is rewritten, and skip it for strategies that declare so', async () => {
+    const rewrite = (context: CompressionContext) =>
+      Promise.resolve(
+        applied(
+          context,
+          context.history.slice(1).map((entry) => ({
+            ...entry,
+            blocks: entry.blocks.map((block) =>
+              entry.speaker === 'human' && block.type === 'text' ? { ...block, text: block.text.slice(0, 5) } : block,
+            ),
+          })),
+        ),
+      );
+    const strict = await runConformance({ strategy: strategy({ compress: rewrite }) });
+    expect(failedChecks(strict)).toContain('user-text-verbatim');
+
+    const declared = await runConformance({
+      strategy: strategy({ compress: rewrite, capabilities: { rewritesUserText: true } }),
+    });
+    expect(failedChecks(declared)).not.toContain('user-text-verbatim');
+    expect(declared.results.filter((result) => result.checkId === 'user-text-verbatim').every((result) => result.status === 'skipped')).toBe(true);
+  });
+
+  it('should fail llm-honesty when a strategy with requiresLLM: false calls the summarizer', async () => {
+    const report = await runConformance({
+      strategy: strategy({
+        compress: async (context) => {
+          await context.summarizer?.summarize({ entries: context.history });
+          return { type: 'no-op', reason: 'already-under-target' };
+        },
+      }),
+    });
+    expect(failedChecks(report)).toContain('llm-honesty');
+  });
+
+  it('should fail result-shape for a no-op with an unknown reason', async () => {
+    const report = await runConformance({
+      strategy: strategy({
+        compress: () => Promise.resolve({ type: 'no-op', reason: 'because' } as unknown as CompressionResult),
+      }),
+    });
+    expect(failedChecks(report)).toContain('result-shape');
+  });
+
+  it('should fail optimize-accepted when optimize() removes and replaces the same index', async () => {
+    const report = await runConformance({
+      strategy: strategy({
+        trigger: { mode: 'continuous', defaultThreshold: 0.85 },
+        optimize: (history) =>
+          history.length < 2
+            ? createEmptyDensityResult()
+            : { removals: [0], replacements: new Map([[0, history[0] as HistoryEntry]]), metadata: {} },
+      }),
+    });
+    expect(failedChecks(report)).toContain('optimize-accepted');
+    expect(report.results.find((result) => result.checkId === 'optimize-accepted' && result.status === 'failed')?.message).toMatch(
+      /both removed and replaced/,
+    );
+  });
+
+  it('should fail empty-history when compress([]) invents entries', async () => {
+    const report = await runConformance({
+      strategy: strategy({
+        compress: (context) =>
+          Promise.resolve(
+            context.history.length === 0
+              ? applied(context, [{ speaker: 'human', blocks: [{ type: 'text', text: 'hello' }] }])
+              : { type: 'no-op', reason: 'already-under-target' },
+          ),
+      }),
+    });
+    expect(failedChecks(report)).toEqual(['empty-history']);
+  });
+
+  it('should give strategies a budget whose target is below the fixture (tight) and above it (roomy)', async () => {
+    const targets: { tokens: number; target: number }[] = [];
+    await runConformance({
+      strategy: strategy({
+        compress: (context) => {
+          targets.push({
+            tokens: context.tokenCounter.countEntries(context.history),
+            target: getHistoryTokenTarget(context.budget),
+          });
+          return Promise.resolve({ type: 'no-op', reason: 'already-under-target' });
+        },
+      }),
+      includeDefaultFixtures: true,
+    });
+    const nonEmpty = targets.filter((entry) => entry.tokens > 50);
+    expect(nonEmpty.some((entry) => entry.target < entry.tokens)).toBe(true);
+    expect(nonEmpty.some((entry) => entry.target > entry.tokens)).toBe(true);
+  });
+
+  it('should run the caller fixtures, and only them when defaults are excluded', async () => {
+    const report = await runConformance({
+      strategy: strategy({}),
+      includeDefaultFixtures: false,
+      fixtures: [
+        {
+          name: 'mine',
+          description: 'one exchange',
+          history: [
+            { speaker: 'human', blocks: [{ type: 'text', text: 'hi' }] },
+            { speaker: 'ai', blocks: [{ type: 'text', text: 'hello' }] },
+          ],
+        },
+      ],
+    });
+    const fixtures = new Set(report.results.map((result) => result.fixture).filter(Boolean));
+    expect([...fixtures]).toEqual(['mine']);
+  });
+});
+
+describe('formatConformanceReport', () => {
+  it('should list each failure with its fixture and message, then the totals', async () => {
+    const report = await runConformance({
+      strategy: strategy({ compress: (context) => Promise.resolve(applied(context, context.history)) }),
+    });
+    const text = formatConformanceReport(report);
+    expect(text).toMatch(/^Conformance of "test-strategy": FAILED/);
+    expect(text).toMatch(/✗ applied-means-smaller \[chat-only\]: tight budget: returned "applied" without reducing tokens/);
+    expect(text).toMatch(/\d+ passed, \d+ failed, \d+ skipped/);
+  });
+});

@@ -1,0 +1,329 @@
+import { describe, expect, it } from 'vitest';
+import { CompressionStrategyError } from '../errors/compression-strategy-error.js';
+import { HistoryLockedError } from '../errors/history-locked-error.js';
+import { InvalidHistoryError } from '../errors/invalid-history-error.js';
+import { TokenCountError } from '../errors/token-count-error.js';
+import type { DensityResult } from '../strategy/density-result.js';
+import { ai, human, toolCall, toolResult } from '../test-support/entries.js';
+import { createWordTokenizer } from '../test-support/word-tokenizer.js';
+import type { HistoryEntry } from './history-entry.js';
+import { HistoryService, type HistoryEvent } from './history-service.js';
+import { parseConversation, parseHistory } from './parse-history.js';
+import { createTokenCounter } from '../tokens/token-counter.js';
+
+const density = (removals: number[], replacements: [number, HistoryEntry][] = []): DensityResult => ({
+  removals,
+  replacements: new Map(replacements),
+  metadata: {},
+});
+
+/** Five entries of known size: each word is one token, each entry adds 3 tokens of overhead. */
+async function fiveEntries(tokenizer = createWordTokenizer()) {
+  const history = new HistoryService({ tokenizer });
+  history.addAll([human('zero'), ai('one one'), human('two two two'), ai('three three three three'), human('four')]);
+  await history.waitForTokenUpdates();
+  return history;
+}
+
+const texts = (history: HistoryService) =>
+  history.getAll().map((entry) => (entry.blocks[0]?.type === 'text' ? entry.blocks[0].text : entry.blocks[0]?.type));
+
+describe('HistoryService', () => {
+  describe('add / addAll', () => {
+    it('should store a validated, frozen copy and leave the caller object untouched', async () => {
+      const history = new HistoryService({ tokenizer: createWordTokenizer() });
+      const entry = human('hello there');
+      history.add(entry);
+      await history.waitForTokenUpdates();
+      expect(Object.isFrozen(entry)).toBe(false);
+      const stored = history.getAll()[0];
+      expect(stored).toEqual(entry);
+      expect(stored).not.toBe(entry);
+      expect(Object.isFrozen(stored)).toBe(true);
+      expect(history.getTotalTokens()).toBe(2 + 3);
+    });
+
+    it('should reject an invalid entry with the failing path and add nothing', () => {
+      const history = new HistoryService({ tokenizer: createWordTokenizer() });
+      const bad = { speaker: 'tool', blocks: [{ type: 'tool_response', toolName: 'Read', result: 'x' }] };
+      expect(() => history.add(bad as unknown as HistoryEntry)).toThrow(InvalidHistoryError);
+      expect(() => history.add(bad as unknown as HistoryEntry)).toThrow(/entry\.blocks\[0\]\.callId/);
+      expect(history.length).toBe(0);
+    });
+
+    it('should add nothing when one entry of addAll is invalid', () => {
+      const history = new HistoryService({ tokenizer: createWordTokenizer() });
+      const entries = [human('a'), { speaker: 'robot', blocks: [] }, ai('b')] as unknown as HistoryEntry[];
+      expect(() => history.addAll(entries)).toThrow(/history\[1\]\.speaker/);
+      expect(history.length).toBe(0);
+    });
+  });
+
+  describe('getAll / getCurated / getRawHistory', () => {
+    it('should return copies that do not change the history', async () => {
+      const history = await fiveEntries();
+      history.getAll().pop();
+      expect(history.length).toBe(5);
+    });
+
+    it('should leave out ai entries without content from the curated history', () => {
+      const history = new HistoryService({ tokenizer: createWordTokenizer() });
+      history.addAll([human('q'), { speaker: 'ai', blocks: [] }, ai('   '), ai('answer')]);
+      expect(history.getCurated().map((entry) => entry.blocks[0])).toEqual([
+        { type: 'text', text: 'q' },
+        { type: 'text', text: 'answer' },
+      ]);
+      expect(history.getRawHistory()).toHaveLength(4);
+    });
+
+    it('should give a frozen raw snapshot that later changes do not reach', async () => {
+      const history = await fiveEntries();
+      const snapshot = history.getRawHistory();
+      history.add(ai('later'));
+      expect(Object.isFrozen(snapshot)).toBe(true);
+      expect(snapshot).toHaveLength(5);
+      expect(history.getRawHistory()).toHaveLength(6);
+    });
+  });
+
+  describe('applyDensityResult', () => {
+    it('§2d: should apply replacements at their original indices, then removals', async () => {
+      const history = await fiveEntries();
+      await history.applyDensityResult(density([1, 3], [[2, human('TWO')]]));
+      expect(texts(history)).toEqual(['zero', 'TWO', 'four']);
+    });
+
+    it('§2d: should recalculate total tokens after applying', async () => {
+      const history = await fiveEntries();
+      expect(history.getTotalTokens()).toBe(11 + 5 * 3);
+      await history.applyDensityResult(density([3]));
+      expect(history.getTotalTokens()).toBe(7 + 4 * 3);
+    });
+
+    it('should count only the replacement entries again (per-entry token cache)', async () => {
+      const tokenizer = createWordTokenizer();
+      const history = await fiveEntries(tokenizer);
+      tokenizer.calls.length = 0;
+      await history.applyDensityResult(density([0], [[2, human('replaced text')]]));
+      expect(tokenizer.calls).toEqual(['replaced text']);
+    });
+
+    it('ERR-010 / BR-CONFLICT-001: should reject an index that is both removed and replaced, leaving the history as it was', async () => {
+      const history = await fiveEntries();
+      const before = history.getRawHistory();
+      const tokensBefore = history.getTotalTokens();
+      const error = await history.applyDensityResult(density([1, 2], [[2, human('x')]])).catch((caught: unknown) => caught);
+      expect(CompressionStrategyError.isInstance(error)).toBe(true);
+      expect((error as CompressionStrategyError).indices).toEqual([2]);
+      expect((error as Error).message).toMatch(/indices 2 are both removed and replaced/);
+      expect(history.getRawHistory()).toBe(before);
+      expect(history.getTotalTokens()).toBe(tokensBefore);
+    });
+
+    it('ERR-011: should reject removal indices outside the history and name them', async () => {
+      const history = await fiveEntries();
+      const before = history.getRawHistory();
+      await expect(history.applyDensityResult(density([0, 5, -1]))).rejects.toThrow(
+        /removal indices 5, -1 are outside the history \(expected 0\.\.4\)/,
+      );
+      expect(history.getRawHistory()).toBe(before);
+    });
+
+    it('ERR-012: should reject replacement indices outside the history', async () => {
+      const history = await fiveEntries();
+      const before = history.getRawHistory();
+      const error = await history.applyDensityResult(density([], [[9, human('x')]])).catch((caught: unknown) => caught);
+      expect((error as CompressionStrategyError).indices).toEqual([9]);
+      expect((error as Error).message).toMatch(/replacement indices 9 are outside the history/);
+      expect(history.getRawHistory()).toBe(before);
+    });
+
+    it('ERR-013: should reject duplicate removal indices', async () => {
+      const history = await fiveEntries();
+      const before = history.getRawHistory();
+      await expect(history.applyDensityResult(density([1, 3, 1]))).rejects.toThrow(/removal indices 1 appear more than once/);
+      expect(history.getRawHistory()).toBe(before);
+    });
+
+    it('should reject non-integer indices', async () => {
+      const history = await fiveEntries();
+      await expect(history.applyDensityResult(density([1.5]))).rejects.toThrow(/expected integer indices, found 1.5/);
+    });
+
+    it('should reject an invalid replacement entry and change nothing', async () => {
+      const history = await fiveEntries();
+      const before = history.getRawHistory();
+      const bad = { speaker: 'human', blocks: [{ type: 'tool_call', id: 'x', name: 'Read', parameters: {} }] };
+      await expect(history.applyDensityResult(density([], [[1, bad as unknown as HistoryEntry]]))).rejects.toThrow(
+        /replacement for index 1 is not a valid entry/,
+      );
+      expect(history.getRawHistory()).toBe(before);
+    });
+
+    it('should reject a result that would leave a tool call without its response, naming the original index', async () => {
+      const history = new HistoryService({ tokenizer: createWordTokenizer() });
+      history.addAll([human('read it'), toolCall('c1'), toolResult('c1', 'content'), ai('done')]);
+      const before = history.getRawHistory();
+      const error = await history.applyDensityResult(density([2]), 'pruner').catch((caught: unknown) => caught);
+      expect(CompressionStrategyError.isInstance(error)).toBe(true);
+      expect((error as CompressionStrategyError).strategyName).toBe('pruner');
+      expect((error as CompressionStrategyError).indices).toEqual([1]);
+      expect((error as Error).message).toMatch(/strategy "pruner".*\n.*entry 1: Read call c1 has no tool_response/s);
+      expect(history.getRawHistory()).toBe(before);
+    });
+
+    it('should accept removing a call together with its response', async () => {
+      const history = new HistoryService({ tokenizer: createWordTokenizer() });
+      history.addAll([human('read it'), toolCall('c1'), toolResult('c1', 'content'), ai('done')]);
+      await history.applyDensityResult(density([1, 2]));
+      expect(history.getAll().map((entry) => entry.speaker)).toEqual(['human', 'ai']);
+    });
+
+    it('ERR-030: should refuse to apply during a compression and leave the history unchanged', async () => {
+      const history = await fiveEntries();
+      history.startCompression();
+      await expect(history.applyDensityResult(density([0]))).rejects.toThrow(HistoryLockedError);
+      expect(history.length).toBe(5);
+      history.endCompression();
+    });
+  });
+
+  describe('token counting', () => {
+    it('should never recount unchanged entries when new ones arrive', async () => {
+      const tokenizer = createWordTokenizer();
+      const history = await fiveEntries(tokenizer);
+      tokenizer.calls.length = 0;
+      history.add(ai('brand new'));
+      await history.recalculateTotalTokens();
+      expect(tokenizer.calls).toEqual(['brand new']);
+    });
+
+    it('should share one per-entry cache between services given the same tokenCounter', async () => {
+      const tokenizer = createWordTokenizer();
+      const tokenCounter = createTokenCounter(tokenizer);
+      const entries = parseHistory([human('shared words here'), ai('and more')]);
+      const first = new HistoryService({ tokenCounter, history: entries });
+      const second = new HistoryService({ tokenCounter, history: entries });
+      await Promise.all([first.waitForTokenUpdates(), second.waitForTokenUpdates()]);
+      expect(second.getTotalTokens()).toBe(first.getTotalTokens());
+      expect(tokenizer.calls).toEqual(['shared words here', 'and more']);
+    });
+
+    it('should count tool-call parameters and tool results, not only text (spec 002 Proposal 4)', async () => {
+      const history = new HistoryService({ tokenizer: createWordTokenizer() });
+      history.addAll([toolCall('c1', { path: 'a b c' }), toolResult('c1', 'one two three four')]);
+      await history.waitForTokenUpdates();
+      // Call: "Read" + '{"path":"a b c"}' (3 words) + 3; response: "Read" + 4 words + 3.
+      expect(history.getHistoryTokens()).toBe(1 + 3 + 3 + (1 + 4 + 3));
+    });
+
+    it('should count system instructions and tool definitions toward the total', async () => {
+      const history = new HistoryService({
+        tokenizer: createWordTokenizer(),
+        system: [{ type: 'text', text: 'be brief' }],
+        tools: [{ name: 'Read', description: 'reads a file' }],
+      });
+      history.add(human('hi'));
+      await history.waitForTokenUpdates();
+      expect(history.getOverheadTokens()).toBe(2 + 1 + 3);
+      expect(history.getTotalTokens()).toBe(history.getOverheadTokens() + 1 + 3);
+    });
+
+    it('ERR-020: should report which entry the tokenizer failed on, through waitForTokenUpdates', async () => {
+      const tokenizer = createWordTokenizer((text) => {
+        if (text.includes('poison')) throw new Error('tokenizer crashed');
+        return 1;
+      });
+      const history = new HistoryService({ tokenizer });
+      history.addAll([human('fine'), human('poison pill')]);
+      const error = await history.waitForTokenUpdates().catch((caught: unknown) => caught);
+      expect(TokenCountError.isInstance(error)).toBe(true);
+      expect((error as TokenCountError).entryIndex).toBe(1);
+      expect((error as Error).cause).toEqual(new Error('tokenizer crashed'));
+    });
+
+    it('ERR-021: should propagate a failed token update once, and keep working afterwards', async () => {
+      let broken = true;
+      const tokenizer = createWordTokenizer((text) => {
+        if (broken) throw new Error('offline');
+        return text.length;
+      });
+      const history = new HistoryService({ tokenizer });
+      history.add(human('abc'));
+      await expect(history.waitForTokenUpdates()).rejects.toThrow(/Could not count the tokens of history entry 0: offline/);
+      await expect(history.waitForTokenUpdates()).resolves.toBeUndefined();
+      broken = false;
+      await expect(history.recalculateTotalTokens()).resolves.toBeUndefined();
+      expect(history.getHistoryTokens()).toBe(3 + 3);
+    });
+
+    it('ERR-022: should clamp nonsensical tokenizer output to zero', async () => {
+      const history = new HistoryService({ tokenizer: createWordTokenizer((text) => (text === 'nan' ? NaN : -50)) });
+      history.addAll([human('nan'), human('negative')]);
+      await history.waitForTokenUpdates();
+      expect(history.getHistoryTokens()).toBe(6);
+      expect(Number.isNaN(history.getTotalTokens())).toBe(false);
+    });
+  });
+
+  describe('startCompression / endCompression', () => {
+    it('should queue entries added during a compression and append them after the rebuilt history', async () => {
+      const history = await fiveEntries();
+      history.startCompression();
+      history.add(human('arrived during compression'));
+      expect(history.length).toBe(5);
+      await history.replaceHistory([human('summary')]);
+      history.endCompression();
+      await history.waitForTokenUpdates();
+      expect(texts(history)).toEqual(['summary', 'arrived during compression']);
+      expect(history.getTotalTokens()).toBe(1 + 3 + 3 + 3);
+    });
+
+    it('should refuse to clear or to start a second compression while one runs', () => {
+      const history = new HistoryService({ tokenizer: createWordTokenizer() });
+      history.startCompression();
+      expect(() => history.clear()).toThrow(HistoryLockedError);
+      expect(() => history.startCompression()).toThrow(/start a second compression/);
+      history.endCompression();
+      expect(history.isCompressing()).toBe(false);
+    });
+
+    it('should validate a replacement history before changing anything', async () => {
+      const history = await fiveEntries();
+      const before = history.getRawHistory();
+      await expect(history.replaceHistory([human('ok'), { speaker: 'x' } as unknown as HistoryEntry])).rejects.toThrow(
+        /history\[1\]/,
+      );
+      expect(history.getRawHistory()).toBe(before);
+    });
+  });
+
+  describe('subscribe', () => {
+    it('should report added entries, density edits and rebuilds, and stop after unsubscribing', async () => {
+      const history = await fiveEntries();
+      const events: HistoryEvent['type'][] = [];
+      const unsubscribe = history.subscribe((event) => events.push(event.type));
+      history.add(human('new'));
+      await history.applyDensityResult(density([0]));
+      await history.replaceHistory([human('x')]);
+      history.clear();
+      unsubscribe();
+      history.add(human('unseen'));
+      expect(events).toEqual(['entries-added', 'density-applied', 'history-replaced', 'cleared']);
+    });
+  });
+
+  describe('toConversation', () => {
+    it('should round-trip through parseConversation', async () => {
+      const history = new HistoryService({
+        tokenizer: createWordTokenizer(),
+        system: [{ type: 'text', text: 'sys' }],
+        tools: [{ name: 'Read' }],
+        history: [human('a'), toolCall('c'), toolResult('c', 'r')],
+      });
+      await history.waitForTokenUpdates();
+      const conversation = history.toConversation();
+      expect(parseConversation(JSON.parse(JSON.stringify(conversation)))).toEqual(conversation);
+    });
+  });
+});

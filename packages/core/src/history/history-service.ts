@@ -1,0 +1,344 @@
+import { HistoryLockedError } from '../errors/history-locked-error.js';
+import { TokenCountError } from '../errors/token-count-error.js';
+import { applyDensityResultToHistory } from '../strategy/apply-density-result.js';
+import type { DensityResult } from '../strategy/density-result.js';
+import { createTokenCounter, type TokenCounter, type TokenCountingOptions } from '../tokens/token-counter.js';
+import type { Tokenizer } from '../tokens/tokenizer.js';
+import type { TextBlock } from './content-block.js';
+import type { Conversation, ToolDefinition } from './conversation.js';
+import type { HistoryEntry } from './history-entry.js';
+import { parseHistory, parseHistoryEntry, parseSystemInstructions, parseToolDefinitions } from './parse-history.js';
+
+/** What changed in a {@link HistoryService}; delivered to {@link HistoryService.subscribe} listeners. */
+export type HistoryEvent =
+  | {
+      /** Entries were appended by `add` / `addAll` (or flushed by `endCompression`). This is turn-loop content. */
+      readonly type: 'entries-added';
+      readonly entries: readonly HistoryEntry[];
+      readonly firstIndex: number;
+    }
+  | { readonly type: 'cleared' }
+  | { readonly type: 'density-applied'; readonly result: DensityResult }
+  | { readonly type: 'history-replaced' }
+  | { readonly type: 'context-changed' };
+
+/**
+ * Options of {@link HistoryService}: a tokenizer (the service makes its own counter and cache), or a shared
+ * `tokenCounter` (several services counting the same entries share one cache).
+ */
+export type HistoryServiceOptions = (
+  | {
+      /** Counts tokens of every entry, the system instructions and the tool definitions. */
+      readonly tokenizer: Tokenizer;
+      /** How entries are turned into token estimates. */
+      readonly tokenCounting?: TokenCountingOptions;
+    }
+  | {
+      /** A counter (and its per-entry cache) to share with other services. */
+      readonly tokenCounter: TokenCounter;
+    }
+) & {
+  /** System instructions sent with every request (counted, never compressed). */
+  readonly system?: readonly TextBlock[];
+  /** Tool definitions sent with every request (counted, never compressed). */
+  readonly tools?: readonly ToolDefinition[];
+  /** Initial entries. */
+  readonly history?: readonly HistoryEntry[];
+};
+
+function isEmptyAiEntry(entry: HistoryEntry): boolean {
+  return entry.speaker === 'ai' && entry.blocks.every((block) => block.type === 'text' && block.text.trim() === '');
+}
+
+/**
+ * Owns one conversation's history: the entries, the system instructions and tool definitions beside them, and
+ * their token count (spec 000 `HistoryService`).
+ *
+ * - Every entry is validated on the way in and stored as a frozen private copy, so nothing outside can change it.
+ * - Every change is atomic: invalid input throws before anything changes.
+ * - Token counts are kept per entry (an unchanged entry is never recounted) and updated on a serialized tokenizer
+ *   lock; call {@link HistoryService.waitForTokenUpdates} before reading {@link HistoryService.getTotalTokens} when
+ *   an exact figure matters. Counting errors surface there (spec 000 ERR-020/021).
+ * - While a compression runs (`startCompression` … `endCompression`), added entries are queued and appended after
+ *   the rebuilt history, so nothing that arrives during a slow (LLM) compression is lost.
+ *
+ * @example
+ * ```ts
+ * const history = new HistoryService({ tokenizer: await createGptTokenizer() });
+ * history.add({ speaker: 'human', blocks: [{ type: 'text', text: 'Fix the failing test' }] });
+ * await history.waitForTokenUpdates();
+ * history.getTotalTokens();
+ * ```
+ */
+export class HistoryService {
+  /** The counter used for every token figure of this history; strategies get the same one (shared cache). */
+  readonly tokenCounter: TokenCounter;
+
+  private history: HistoryEntry[] = [];
+  private snapshot: readonly HistoryEntry[] | undefined;
+  private system: readonly TextBlock[];
+  private tools: readonly ToolDefinition[];
+  private historyTokens = 0;
+  private overheadTokens = 0;
+  private tokenizerLock: Promise<void> = Promise.resolve();
+  private tokenErrors: unknown[] = [];
+  private recountScheduled = false;
+  private compressing = false;
+  private pendingAdds: HistoryEntry[] = [];
+  private readonly listeners = new Set<(event: HistoryEvent) => void>();
+
+  constructor(options: HistoryServiceOptions) {
+    this.tokenCounter =
+      'tokenCounter' in options ? options.tokenCounter : createTokenCounter(options.tokenizer, options.tokenCounting);
+    this.system = parseSystemInstructions(options.system ?? []);
+    this.tools = parseToolDefinitions(options.tools ?? []);
+    if (options.history !== undefined) this.history = [...parseHistory(options.history)];
+    this.scheduleRecount();
+  }
+
+  /** Number of entries (not counting entries queued during a compression). */
+  get length(): number {
+    return this.history.length;
+  }
+
+  /**
+   * Appends one entry (spec 000 `add`). The entry is validated and copied; the caller's object is not touched.
+   * During a compression the entry is queued and appended when the compression ends.
+   *
+   * @throws {@link InvalidHistoryError} naming the path that failed; the history is unchanged.
+   */
+  add(entry: HistoryEntry): void {
+    this.append([parseHistoryEntry(entry)]);
+  }
+
+  /**
+   * Appends several entries at once. All are validated before any is added.
+   *
+   * @throws {@link InvalidHistoryError} naming the path that failed (e.g. `history[3].blocks[0]`); nothing is added.
+   */
+  addAll(entries: readonly HistoryEntry[]): void {
+    this.append([...parseHistory(entries)]);
+  }
+
+  /**
+   * Removes every entry (spec 000 `clear`). System instructions and tool definitions stay.
+   *
+   * @throws {@link HistoryLockedError} during a compression.
+   */
+  clear(): void {
+    if (this.compressing) throw new HistoryLockedError({ operation: 'clear the history' });
+    this.history = [];
+    this.snapshot = undefined;
+    this.emit({ type: 'cleared' });
+    this.scheduleRecount();
+  }
+
+  /** A mutable copy of the entries (spec 000 `getAll`); the entries themselves are frozen. */
+  getAll(): HistoryEntry[] {
+    return [...this.history];
+  }
+
+  /**
+   * The entries to send to a model or hand to `compress()`: every entry except `ai` entries with no content (no
+   * blocks, or only blank text) (spec 000 `getCurated`).
+   */
+  getCurated(): HistoryEntry[] {
+    return this.history.filter((entry) => !isEmptyAiEntry(entry));
+  }
+
+  /**
+   * A read-only view of the raw entries, indices as `optimize()` must use them (spec 000 `getRawHistory`).
+   * The array is a frozen snapshot: later changes to the history do not show up in it.
+   */
+  getRawHistory(): readonly HistoryEntry[] {
+    this.snapshot ??= Object.freeze([...this.history]);
+    return this.snapshot;
+  }
+
+  /** System instructions sent with every request. */
+  getSystem(): readonly TextBlock[] {
+    return this.system;
+  }
+
+  /** Tool definitions sent with every request. */
+  getTools(): readonly ToolDefinition[] {
+    return this.tools;
+  }
+
+  /**
+   * Replaces the system instructions (they count toward the budget; strategies never change them).
+   *
+   * @throws {@link InvalidHistoryError} when a block is not a text block.
+   */
+  setSystem(system: readonly TextBlock[]): void {
+    this.system = parseSystemInstructions(system);
+    this.emit({ type: 'context-changed' });
+    this.scheduleRecount();
+  }
+
+  /**
+   * Replaces the tool definitions (they count toward the budget; strategies never change them).
+   *
+   * @throws {@link InvalidHistoryError} naming the invalid definition.
+   */
+  setTools(tools: readonly ToolDefinition[]): void {
+    this.tools = parseToolDefinitions(tools);
+    this.emit({ type: 'context-changed' });
+    this.scheduleRecount();
+  }
+
+  /** The whole conversation as a `ctx.conversation.v1` value: system, tools and entries. */
+  toConversation(): Conversation {
+    return { format: 'ctx.conversation.v1', system: this.system, tools: this.tools, history: this.getRawHistory() };
+  }
+
+  /** Tokens of the history plus system instructions and tool definitions, as of the last finished count. */
+  getTotalTokens(): number {
+    return this.historyTokens + this.overheadTokens;
+  }
+
+  /** Tokens of the history entries alone, as of the last finished count. */
+  getHistoryTokens(): number {
+    return this.historyTokens;
+  }
+
+  /** Tokens of the system instructions and tool definitions, as of the last finished count. */
+  getOverheadTokens(): number {
+    return this.overheadTokens;
+  }
+
+  /**
+   * Validates a density result and applies it atomically (spec 000 §2d): replacements first, then removals, then
+   * a token recount. A rejected result leaves the history exactly as it was.
+   *
+   * @param strategyName - Named in error messages.
+   * @throws {@link CompressionStrategyError} for conflicting, duplicate or out-of-range indices (ERR-010..013), an
+   *   invalid replacement, or a result that would break tool call / response pairing.
+   * @throws {@link HistoryLockedError} during a compression (ERR-030).
+   */
+  async applyDensityResult(result: DensityResult, strategyName?: string): Promise<void> {
+    if (this.compressing) throw new HistoryLockedError({ operation: 'apply a density result' });
+    this.history = applyDensityResultToHistory(this.history, result, strategyName);
+    this.snapshot = undefined;
+    this.emit({ type: 'density-applied', result });
+    await this.recalculateTotalTokens();
+  }
+
+  /**
+   * Replaces all entries at once: the compression rebuild. Validated first, so an invalid history changes
+   * nothing. Does not count as new turn content (no `entries-added` event).
+   *
+   * @throws {@link InvalidHistoryError} naming the path that failed.
+   */
+  async replaceHistory(entries: readonly HistoryEntry[]): Promise<void> {
+    this.history = [...parseHistory(entries)];
+    this.snapshot = undefined;
+    this.emit({ type: 'history-replaced' });
+    await this.recalculateTotalTokens();
+  }
+
+  /**
+   * Recounts the tokens of every entry under the tokenizer lock (spec 000 `recalculateTotalTokens`); cached
+   * entries cost a lookup, only new entries are tokenized.
+   *
+   * @throws {@link TokenCountError} when the tokenizer fails (ERR-020).
+   */
+  async recalculateTotalTokens(): Promise<void> {
+    this.scheduleRecount();
+    await this.waitForTokenUpdates();
+  }
+
+  /**
+   * Resolves once every queued token update has finished.
+   *
+   * @throws {@link TokenCountError} for the first counting failure since the last call (ERR-021); the lock itself
+   *   recovers, so later updates still run.
+   */
+  async waitForTokenUpdates(): Promise<void> {
+    await this.tokenizerLock;
+    if (this.tokenErrors.length > 0) {
+      const [first] = this.tokenErrors.splice(0);
+      throw first;
+    }
+  }
+
+  /** Marks a compression as running: adds are queued, density results and `clear` are refused. */
+  startCompression(): void {
+    if (this.compressing) throw new HistoryLockedError({ operation: 'start a second compression' });
+    this.compressing = true;
+  }
+
+  /** Ends a compression and appends the entries queued while it ran. */
+  endCompression(): void {
+    this.compressing = false;
+    const queued = this.pendingAdds;
+    this.pendingAdds = [];
+    if (queued.length > 0) this.append(queued);
+  }
+
+  /** True between `startCompression()` and `endCompression()`. */
+  isCompressing(): boolean {
+    return this.compressing;
+  }
+
+  /**
+   * Calls `listener` after every change. Returns a function that unsubscribes.
+   * The orchestrator uses `entries-added` events to know when density optimization is due (spec 000 §2a).
+   */
+  subscribe(listener: (event: HistoryEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private append(entries: HistoryEntry[]): void {
+    if (entries.length === 0) return;
+    if (this.compressing) {
+      this.pendingAdds.push(...entries);
+      return;
+    }
+    const firstIndex = this.history.length;
+    this.history.push(...entries);
+    this.snapshot = undefined;
+    this.emit({ type: 'entries-added', entries, firstIndex });
+    this.scheduleRecount();
+  }
+
+  private emit(event: HistoryEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  /** Queues one recount; several changes before it runs share it. */
+  private scheduleRecount(): void {
+    if (this.recountScheduled) return;
+    this.recountScheduled = true;
+    this.tokenizerLock = this.tokenizerLock
+      .then(() => {
+        this.recountScheduled = false;
+        this.recount();
+      })
+      .catch((error: unknown) => {
+        this.tokenErrors.push(error);
+      });
+  }
+
+  private recount(): void {
+    const entries = this.history;
+    let historyTokens = 0;
+    for (let index = 0; index < entries.length; index++) {
+      try {
+        historyTokens += this.tokenCounter.countEntry(entries[index] as HistoryEntry);
+      } catch (error) {
+        throw new TokenCountError({ entryIndex: index, cause: error });
+      }
+    }
+    let overheadTokens: number;
+    try {
+      overheadTokens = this.tokenCounter.countOverhead(this.system, this.tools);
+    } catch (error) {
+      throw new TokenCountError({ cause: error });
+    }
+    // Defensive clamp (spec 000 ERR-022): a total is never negative or NaN.
+    this.historyTokens = Number.isFinite(historyTokens) && historyTokens > 0 ? historyTokens : 0;
+    this.overheadTokens = Number.isFinite(overheadTokens) && overheadTokens > 0 ? overheadTokens : 0;
+  }
+}

@@ -1,0 +1,133 @@
+// Errors
+export { CtxError } from './errors/ctx-error.js';
+export { CompressionFailedError } from './errors/compression-failed-error.js';
+export { CompressionStrategyError } from './errors/compression-strategy-error.js';
+export { ContextWindowExceededError } from './errors/context-window-exceeded-error.js';
+export { HistoryLockedError } from './errors/history-locked-error.js';
+export { InvalidHistoryError } from './errors/invalid-history-error.js';
+export { InvalidSettingsError } from './errors/invalid-settings-error.js';
+export { InvalidStrategyError } from './errors/invalid-strategy-error.js';
+export { InvalidStrategySettingsError } from './errors/invalid-strategy-settings-error.js';
+export { TokenCountError } from './errors/token-count-error.js';
+export { UnknownStrategyError } from './errors/unknown-strategy-error.js';
+export { formatValidationIssues, type ValidationIssue } from './errors/validation-issue.js';
+
+// History model
+export type {
+  ContentBlock,
+  MediaBlock,
+  TextBlock,
+  ThinkingBlock,
+  ToolCallBlock,
+  ToolResponseBlock,
+} from './history/content-block.js';
+export type { Conversation, ToolDefinition } from './history/conversation.js';
+export type { EntryMetadata, EntryUsage, HistoryEntry, Speaker } from './history/history-entry.js';
+export { isJsonValue, type JsonValue } from './history/json-value.js';
+export type { ProviderMetadata } from './history/provider-metadata.js';
+export {
+  parseConversation,
+  parseHistory,
+  parseHistoryEntry,
+  parseSystemInstructions,
+  parseToolDefinitions,
+} from './history/parse-history.js';
+export {
+  describeToolPairingProblem,
+  findNewToolPairingProblems,
+  findToolPairingProblems,
+  type ToolPairingProblem,
+} from './history/tool-pairing.js';
+export { HistoryService, type HistoryEvent, type HistoryServiceOptions } from './history/history-service.js';
+
+// Tokens
+export type { Tokenizer } from './tokens/tokenizer.js';
+export { createTokenCounter, type TokenCounter, type TokenCountingOptions } from './tokens/token-counter.js';
+
+// Strategy contract
+export { applyDensityResultToHistory } from './strategy/apply-density-result.js';
+export {
+  COMPRESSION_TARGET_FACTOR,
+  createCompressionBudget,
+  getHistoryTokenTarget,
+  type CompressionBudget,
+} from './strategy/compression-budget.js';
+export type { CompressionContext } from './strategy/compression-context.js';
+export type {
+  AppliedCompressionResult,
+  CompressionMetadata,
+  CompressionResult,
+  NoOpCompressionResult,
+  NoOpReason,
+  StrategyWarning,
+} from './strategy/compression-result.js';
+export type {
+  CompressionStrategy,
+  CompressionStrategyFactory,
+  ReductionEstimate,
+  StrategyCapabilities,
+} from './strategy/compression-strategy.js';
+export type { CostEstimate, CostModel, TokenUsage } from './strategy/cost-model.js';
+export {
+  createEmptyDensityResult,
+  isEmptyDensityResult,
+  type DensityConfig,
+  type DensityResult,
+  type DensityResultMetadata,
+} from './strategy/density-result.js';
+export { getEntryGenerator, markGeneratedEntry } from './strategy/generated-entry.js';
+export { parseStrategySettings } from './strategy/parse-strategy-settings.js';
+export type {
+  StandardSchemaV1,
+  StandardSchemaV1Issue,
+  StandardSchemaV1Result,
+} from './strategy/standard-schema.js';
+export {
+  assertCompressionStrategy,
+  createStrategyRegistry,
+  parseCompressionStrategyName,
+  type StrategyInfo,
+  type StrategyRegistry,
+} from './strategy/strategy-registry.js';
+export { DEFAULT_COMPRESSION_THRESHOLD, type StrategyTrigger } from './strategy/strategy-trigger.js';
+export type { SummarizeRequest, SummarizeResult, Summarizer } from './strategy/summarizer.js';
+export type { Todo } from './strategy/todo.js';
+
+// Thresholds
+export {
+  INHERIT_THRESHOLD,
+  MAX_CONDENSE_THRESHOLD,
+  MIN_CONDENSE_THRESHOLD,
+  TOKEN_BUFFER_PERCENTAGE,
+} from './thresholds/threshold-constants.js';
+export {
+  resolveThreshold,
+  type ResolvedThreshold,
+  type ThresholdSource,
+  type ThresholdSources,
+} from './thresholds/resolve-threshold.js';
+export {
+  decideCompression,
+  type CompressionDecision,
+  type CompressionDecisionInput,
+} from './thresholds/decide-compression.js';
+
+// Settings
+export {
+  describeCompressionSettings,
+  parseCompressionSettings,
+  type CompressionSettings,
+  type CompressionSettingsInput,
+  type SettingDescriptor,
+} from './settings/compression-settings.js';
+
+// Orchestration
+export {
+  createCompressionOrchestrator,
+  type CompressionOrchestrator,
+  type CompressionOrchestratorOptions,
+  type EffectiveCompressionSettings,
+  type RunOptions,
+} from './orchestration/compression-orchestrator.js';
+export { formatTurnReport } from './orchestration/format-turn-report.js';
+export type { PassReport, TurnReport } from './orchestration/turn-report.js';

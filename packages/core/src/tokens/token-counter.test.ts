@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import { type HistoryEntry } from '../history/history-entry.js';
+import { createTokenCounter } from './token-counter.js';
+import { type Tokenizer } from './tokenizer.js';
+
+/** A deterministic tokenizer: one token per whitespace-separated word. Records every text it was asked about. */
+function createWordTokenizer(): Tokenizer & { readonly calls: string[] } {
+  const calls: string[] = [];
+  return {
+    specificationVersion: 'v1',
+    name: 'test:words',
+    calls,
+    countTokens(text) {
+      calls.push(text);
+      return text.split(/\s+/).filter((word) => word !== '').length;
+    },
+  };
+}
+
+/** A tokenizer that always returns `value`, whatever the text. */
+function createConstantTokenizer(value: number): Tokenizer {
+  return { specificationVersion: 'v1', name: `test:constant-${value}`, countTokens: () => value };
+}
+
+function textEntry(text: string): HistoryEntry {
+  return { speaker: 'human', blocks: [{ type: 'text', text }] };
+}
+
+describe('createTokenCounter', () => {
+  it('should expose the tokenizer it counts with', () => {
+    const tokenizer = createWordTokenizer();
+    expect(createTokenCounter(tokenizer).tokenizer).toBe(tokenizer);
+  });
+
+  describe('countText', () => {
+    it('should return the tokenizer count for a string', () => {
+      expect(createTokenCounter(createWordTokenizer()).countText('fix the failing test')).toBe(4);
+    });
+
+    it('should count the empty string as 0 without asking the tokenizer', () => {
+      const tokenizer = createWordTokenizer();
+      expect(createTokenCounter(tokenizer).countText('')).toBe(0);
+      expect(tokenizer.calls).toEqual([]);
+    });
+
+    it.each([-5, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])(
+      'ERR-022: should count a nonsensical tokenizer result %s as 0',
+      (value) => {
+        expect(createTokenCounter(createConstantTokenizer(value)).countText('some text')).toBe(0);
+      },
+    );
+  });
+
+  describe('countEntry', () => {
+    it('should count text blocks plus the default per-entry overhead of 3', () => {
+      const counter = createTokenCounter(createWordTokenizer());
+      const entry: HistoryEntry = {
+        speaker: 'ai',
+        blocks: [
+          { type: 'text', text: 'one two' },
+          { type: 'text', text: 'three' },
+        ],
+      };
+      expect(counter.countEntry(entry)).toBe(3 + 3);
+    });
+
+    it('should count an entry with no blocks as just the overhead', () => {
+      expect(createTokenCounter(createWordTokenizer()).countEntry({ speaker: 'ai', blocks: [] })).toBe(3);
+    });
+
+    it('should use a configured per-entry overhead', () => {
+      const counter = createTokenCounter(createWordTokenizer(), { entryOverheadTokens: 10 });
+      expect(counter.countEntry(textEntry('one two'))).toBe(12);
+      const noOverhead = createTokenCounter(createWordTokenizer(), { entryOverheadTokens: 0 });
+      expect(noOverhead.countEntry(textEntry('one two'))).toBe(2);
+    });
+
+    it('should count thinking text', () => {
+      const tokenizer = createWordTokenizer();
+      const entry: HistoryEntry = {
+        speaker: 'ai',
+        blocks: [{ type: 'thinking', thought: 'first check the tests', signature: 'opaque-signature' }],
+      };
+      expect(createTokenCounter(tokenizer, { entryOverheadTokens: 0 }).countEntry(entry)).toBe(4);
+      expect(tokenizer.calls).toEqual(['first check the tests']);
+    });
+
+    it('should count a tool call name and its JSON parameters, not only text (spec 002 Proposal 4)', () => {
+      const tokenizer = createWordTokenizer();
+      const entry: HistoryEntry = {
+        speaker: 'ai',
+        blocks: [{ type: 'tool_call', id: 'call-1', name: 'read_file', parameters: { path: 'src/a b.ts' } }],
+      };
+      // 'read_file' → 1 word; '{"path":"src/a b.ts"}' → 2 words.
+      expect(createTokenCounter(tokenizer, { entryOverheadTokens: 0 }).countEntry(entry)).toBe(3);
+      expect(tokenizer.calls).toEqual(['read_file', '{"path":"src/a b.ts"}']);
+    });
+
+    it('should count string tool call parameters as given (spec 002 Proposal 4)', () => {
+      const tokenizer = createWordTokenizer();
+      const entry: HistoryEntry = {
+        speaker: 'ai',
+        blocks: [{ type: 'tool_call', id: 'call-1', name: 'bash', parameters: 'ls -la src' }],
+      };
+      expect(createTokenCounter(tokenizer, { entryOverheadTokens: 0 }).countEntry(entry)).toBe(4);
+      expect(tokenizer.calls).toEqual(['bash', 'ls -la src']);
+    });
+
+    it('should count a tool response tool name and a string result (spec 002 Proposal 4)', () => {
+      const tokenizer = createWordTokenizer();
+      const entry: HistoryEntry = {
+        speaker: 'tool',
+        blocks: [{ type: 'tool_response', callId: 'call-1', toolName: 'read_file', result: 'export const a = 1;' }],
+      };
+      expect(createTokenCounter(tokenizer, { entryOverheadTokens: 0 }).countEntry(entry)).toBe(1 + 5);
+      expect(tokenizer.calls).toEqual(['read_file', 'export const a = 1;']);
+    });
+
+    it('should count a structured tool result as JSON (spec 002 Proposal 4)', () => {
+      const tokenizer = createWordTokenizer();
+      const entry: HistoryEntry = {
+        speaker: 'tool',
+        blocks: [
+          { type: 'tool_response', callId: 'call-1', toolName: 'grep', result: [{ file: 'a.ts', line: 'x = 1' }] },
+        ],
+      };
+      // '[{"file":"a.ts","line":"x = 1"}]' → 3 words.
+      expect(createTokenCounter(tokenizer, { entryOverheadTokens: 0 }).countEntry(entry)).toBe(1 + 3);
+      expect(tokenizer.calls).toEqual(['grep', '[{"file":"a.ts","line":"x = 1"}]']);
+    });
+
+    it('should count each media block as mediaTokens (default 1600) without tokenizing it', () => {
+      const tokenizer = createWordTokenizer();
+      const entry: HistoryEntry = {
+        speaker: 'human',
+        blocks: [
+          { type: 'text', text: 'see screenshot' },
+          { type: 'media', mediaType: 'image/png', data: 'iVBORw0KGgo AAAA' },
+          { type: 'media', mediaType: 'application/pdf', url: 'https://example.com/spec.pdf' },
+        ],
+      };
+      expect(createTokenCounter(tokenizer).countEntry(entry)).toBe(3 + 2 + 2 * 1600);
+      expect(createTokenCounter(tokenizer, { mediaTokens: 100 }).countEntry(entry)).toBe(3 + 2 + 2 * 100);
+      expect(tokenizer.calls).toEqual(['see screenshot', 'see screenshot']);
+    });
+
+    it('should tokenize the same entry object only once', () => {
+      const tokenizer = createWordTokenizer();
+      const counter = createTokenCounter(tokenizer);
+      const entry = textEntry('count me once');
+
+      expect(counter.countEntry(entry)).toBe(6);
+      expect(counter.countEntry(entry)).toBe(6);
+      expect(counter.countEntries([entry, entry])).toBe(12);
+      expect(tokenizer.calls).toEqual(['count me once']);
+    });
+
+    it('should count a replacement entry on its own, even with equal content', () => {
+      const tokenizer = createWordTokenizer();
+      const counter = createTokenCounter(tokenizer);
+      counter.countEntry(textEntry('same words'));
+      expect(counter.countEntry(textEntry('same words'))).toBe(5);
+      expect(tokenizer.calls).toHaveLength(2);
+    });
+
+    it('ERR-022: should never count an entry below its overhead when the tokenizer returns nonsense', () => {
+      const entry: HistoryEntry = {
+        speaker: 'ai',
+        blocks: [
+          { type: 'text', text: 'a' },
+          { type: 'tool_call', id: 'c', name: 'grep', parameters: {} },
+        ],
+      };
+      expect(createTokenCounter(createConstantTokenizer(-5)).countEntry(entry)).toBe(3);
+      expect(createTokenCounter(createConstantTokenizer(Number.NaN)).countEntry(entry)).toBe(3);
+      expect(createTokenCounter(createConstantTokenizer(-5), { entryOverheadTokens: 0 }).countEntry(entry)).toBe(0);
+    });
+  });
+
+  describe('countEntries', () => {
+    it('should sum the entries including each entry overhead', () => {
+      const counter = createTokenCounter(createWordTokenizer());
+      expect(counter.countEntries([textEntry('one'), textEntry('two three')])).toBe(4 + 5);
+      expect(counter.countEntries([])).toBe(0);
+    });
+  });
+
+  describe('countOverhead', () => {
+    it('should count system text and tool names, descriptions and JSON input schemas', () => {
+      const tokenizer = createWordTokenizer();
+      const counter = createTokenCounter(tokenizer);
+      const total = counter.countOverhead(
+        [
+          { type: 'text', text: 'You are a coding agent.' },
+          { type: 'text', text: 'Be brief.' },
+        ],
+        [
+          { name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', title: 'read args' } },
+          { name: 'bash' },
+        ],
+      );
+      // 5 + 2 system words; read_file: 1 + 3 + 2 ('{"type":"object","title":"read args"}'); bash: 1.
+      expect(total).toBe(7 + 6 + 1);
+      expect(tokenizer.calls).toContain('{"type":"object","title":"read args"}');
+    });
+
+    it('should count nothing when there are no system instructions or tools', () => {
+      const counter = createTokenCounter(createWordTokenizer());
+      expect(counter.countOverhead(undefined, undefined)).toBe(0);
+      expect(counter.countOverhead([], [])).toBe(0);
+    });
+
+    it('ERR-022: should count nonsensical tokenizer results as 0', () => {
+      const counter = createTokenCounter(createConstantTokenizer(-5));
+      expect(counter.countOverhead([{ type: 'text', text: 'system' }], [{ name: 'bash' }])).toBe(0);
+    });
+  });
+});

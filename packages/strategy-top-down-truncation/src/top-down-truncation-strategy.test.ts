@@ -1,0 +1,163 @@
+import { MockTokenizer, createSyntheticHistory } from '@ctx/conformance';
+import {
+  InvalidStrategySettingsError,
+  createCompressionBudget,
+  createTokenCounter,
+  findToolPairingProblems,
+  parseHistory,
+  type CompressionContext,
+  type HistoryEntry,
+} from '@ctx/core';
+import { describe, expect, it } from 'vitest';
+import { createTopDownTruncationStrategy } from './top-down-truncation-strategy.js';
+
+// One token per whitespace-separated word; entries also carry the counter's 3-token overhead.
+const wordTokenizer = () => new MockTokenizer((text) => text.split(/\s+/).filter(Boolean).length);
+
+const words = (count: number, word = 'w') => Array.from({ length: count }, () => word).join(' ');
+const human = (count: number): HistoryEntry => ({ speaker: 'human', blocks: [{ type: 'text', text: words(count) }] });
+const ai = (count: number): HistoryEntry => ({ speaker: 'ai', blocks: [{ type: 'text', text: words(count) }] });
+const call = (id: string): HistoryEntry => ({
+  speaker: 'ai',
+  blocks: [{ type: 'tool_call', id, name: 'Read', parameters: 'x' }],
+});
+const result = (id: string, count: number): HistoryEntry => ({
+  speaker: 'tool',
+  blocks: [{ type: 'tool_response', callId: id, toolName: 'Read', result: words(count) }],
+});
+
+function contextFor(
+  history: readonly HistoryEntry[],
+  budget: { contextLimit: number; threshold?: number; overheadTokens?: number },
+  tokenizer = wordTokenizer(),
+): CompressionContext {
+  return {
+    history: parseHistory(history),
+    system: [],
+    tools: [],
+    tokenCounter: createTokenCounter(tokenizer),
+    budget: createCompressionBudget({ threshold: 0.85, ...budget }),
+  };
+}
+
+describe('createTopDownTruncationStrategy', () => {
+  it('BR-THRESH-002: should be a threshold strategy with default threshold 0.85 that needs no LLM', () => {
+    const strategy = createTopDownTruncationStrategy();
+    expect(strategy.name).toBe('top-down-truncation');
+    expect(strategy.trigger).toEqual({ mode: 'threshold', defaultThreshold: 0.85 });
+    expect(strategy.requiresLLM).toBe(false);
+    expect('optimize' in strategy).toBe(false);
+    expect(strategy.settings).toEqual({ minEntriesKept: 2 });
+  });
+
+  it('BR-THRESH-004: should drop just enough of the oldest entries to fit threshold × contextLimit × 0.6', async () => {
+    // Ten entries of 13 tokens each (10 words + 3 overhead) = 130 tokens.
+    const history = Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? human(10) : ai(10)));
+    // contextLimit 100 → target floor(0.85 × 100 × 0.6) = 51 tokens → keep 3 entries (39), not 4 (52).
+    const outcome = await createTopDownTruncationStrategy().compress(contextFor(history, { contextLimit: 100 }));
+    expect(outcome.type).toBe('applied');
+    if (outcome.type !== 'applied') return;
+    expect(outcome.newHistory).toHaveLength(3);
+    expect(outcome.newHistory).toEqual(parseHistory(history.slice(7)));
+    expect(outcome.metadata).toMatchObject({ originalMessageCount: 10, compressedMessageCount: 3, llmCallMade: false });
+    expect(outcome.metadata.counts).toEqual({ entriesDropped: 7, tokensDropped: 91 });
+  });
+
+  it('should subtract system and tool tokens from the target', async () => {
+    const history = Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? human(10) : ai(10)));
+    // Same budget as above but 26 tokens of overhead: the history may only take 25 → keep 1 entry... but 2 are kept.
+    const outcome = await createTopDownTruncationStrategy({ minEntriesKept: 1 }).compress(
+      contextFor(history, { contextLimit: 100, overheadTokens: 26 }),
+    );
+    expect(outcome.type === 'applied' && outcome.newHistory.length).toBe(1);
+  });
+
+  it('should never split a tool call from its response: it moves the cut past the tool entry', async () => {
+    // The cut that would meet the target falls on the tool entry (index 2); the next safe cut is index 3.
+    const history = [human(5), call('a'), result('a', 40), ai(5), human(5)];
+    const context = contextFor(history, { contextLimit: 60 }); // target 30
+    const outcome = await createTopDownTruncationStrategy().compress(context);
+    expect(outcome.type).toBe('applied');
+    if (outcome.type !== 'applied') return;
+    expect(outcome.newHistory[0]?.speaker).not.toBe('tool');
+    expect(findToolPairingProblems(outcome.newHistory)).toEqual([]);
+    expect(outcome.newHistory).toHaveLength(2);
+  });
+
+  it('should keep a parallel call batch whole with its answers', async () => {
+    const batch: HistoryEntry = {
+      speaker: 'ai',
+      blocks: ['x', 'y', 'z'].map((id) => ({ type: 'tool_call' as const, id, name: 'Read', parameters: id })),
+    };
+    const answers: HistoryEntry = {
+      speaker: 'tool',
+      blocks: ['x', 'y', 'z'].map((id) => ({ type: 'tool_response' as const, callId: id, toolName: 'Read', result: words(5) })),
+    };
+    const history = [human(30), batch, answers, ai(3), human(3)];
+    const outcome = await createTopDownTruncationStrategy().compress(contextFor(history, { contextLimit: 85 }));
+    expect(outcome.type).toBe('applied');
+    if (outcome.type !== 'applied') return;
+    expect(findToolPairingProblems(outcome.newHistory)).toEqual([]);
+    expect(outcome.newHistory[0]).toEqual(parseHistory([batch])[0]);
+  });
+
+  it('should keep minEntriesKept entries and warn when the target cannot be met', async () => {
+    const history = [human(5), ai(5), human(200), ai(200)];
+    const outcome = await createTopDownTruncationStrategy().compress(contextFor(history, { contextLimit: 100 }));
+    expect(outcome.type).toBe('applied');
+    if (outcome.type !== 'applied') return;
+    expect(outcome.newHistory).toHaveLength(2);
+    expect(outcome.warnings?.map((warning) => warning.type)).toEqual(['lossy', 'target-not-met']);
+  });
+
+  it('should say what it dropped in a lossy warning', async () => {
+    const history = Array.from({ length: 6 }, (_, index) => (index % 2 === 0 ? human(10) : ai(10)));
+    const outcome = await createTopDownTruncationStrategy().compress(contextFor(history, { contextLimit: 60 }));
+    expect(outcome.type === 'applied' && outcome.warnings?.[0]?.message).toMatch(/dropped the 4 oldest entries \(52 tokens\)/);
+  });
+
+  it('EC-001: should return a no-op with reason empty-history for an empty history', async () => {
+    const outcome = await createTopDownTruncationStrategy().compress(contextFor([], { contextLimit: 100 }));
+    expect(outcome).toEqual({ type: 'no-op', reason: 'empty-history' });
+  });
+
+  it('should return already-under-target when the history fits', async () => {
+    const outcome = await createTopDownTruncationStrategy().compress(
+      contextFor([human(3), ai(3)], { contextLimit: 1_000 }),
+    );
+    expect(outcome).toMatchObject({ type: 'no-op', reason: 'already-under-target' });
+  });
+
+  it('should return too-few-compressible when no safe cut leaves minEntriesKept entries', async () => {
+    // The only cut that leaves an entry would orphan the tool response.
+    const outcome = await createTopDownTruncationStrategy({ minEntriesKept: 1 }).compress(
+      contextFor([call('a'), result('a', 100)], { contextLimit: 50 }),
+    );
+    expect(outcome).toMatchObject({ type: 'no-op', reason: 'too-few-compressible' });
+  });
+
+  it('should count each entry once, so its cost is linear in the history length', async () => {
+    for (const entries of [150, 600]) {
+      const tokenizer = wordTokenizer();
+      const history = createSyntheticHistory({ entries, seed: 3 });
+      const context = contextFor(history, { contextLimit: 1_000 }, tokenizer);
+      await createTopDownTruncationStrategy().compress(context);
+      const texts = history.reduce((sum, entry) => sum + entry.blocks.length, 0);
+      // Tool calls and results are counted as name + payload: at most two texts per block.
+      expect(tokenizer.calls.length).toBeLessThanOrEqual(texts * 2);
+    }
+  });
+
+  it('should estimate its reduction without compressing', async () => {
+    const history = Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? human(10) : ai(10)));
+    const strategy = createTopDownTruncationStrategy();
+    const estimate = await strategy.estimateReduction?.(contextFor(history, { contextLimit: 100 }));
+    expect(estimate).toEqual({ tokensBefore: 130, estimatedTokensAfter: 39 });
+  });
+
+  it('should reject invalid settings with a line naming the option', () => {
+    expect(() => createTopDownTruncationStrategy({ minEntriesKept: 0 })).toThrow(InvalidStrategySettingsError);
+    expect(() => createTopDownTruncationStrategy({ minEntriesKept: 0 })).toThrow(/minEntriesKept: Expected an integer ≥ 1/);
+    expect(() => createTopDownTruncationStrategy({ keep: 3 } as never)).toThrow(/Unrecognized key/);
+  });
+});

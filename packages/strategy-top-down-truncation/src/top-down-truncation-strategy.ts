@@ -1,0 +1,118 @@
+import {
+  DEFAULT_COMPRESSION_THRESHOLD,
+  getHistoryTokenTarget,
+  parseStrategySettings,
+  type CompressionContext,
+  type CompressionResult,
+  type CompressionStrategy,
+  type ReductionEstimate,
+  type StrategyWarning,
+} from '@ctx/core';
+import { findTruncationCut } from './find-truncation-cut.js';
+import {
+  topDownTruncationSettingsSchema,
+  type TopDownTruncationSettings,
+  type TopDownTruncationSettingsInput,
+} from './top-down-truncation-settings.js';
+
+const name = 'top-down-truncation';
+const integer = new Intl.NumberFormat('en-US');
+
+/**
+ * Creates the top-down truncation strategy (spec 000 `TopDownTruncationStrategy`): when the context passes the
+ * threshold, drop the oldest entries until the history fits `threshold × contextLimit × 0.6` minus the system and
+ * tool tokens. It never calls a model, never splits a tool call from its response (it only cuts before a human or
+ * assistant entry), keeps at least `minEntriesKept` entries, and runs in linear time.
+ *
+ * What it drops is gone: results carry a `lossy` warning saying how much.
+ *
+ * @param settings - Validated once, here.
+ * @throws `InvalidStrategySettingsError` (from `@ctx/core`) for invalid settings, e.g. `minEntriesKept: 0`.
+ *
+ * @example
+ * ```ts
+ * const strategy = createTopDownTruncationStrategy({ minEntriesKept: 4 });
+ * const orchestrator = createCompressionOrchestrator({ history, strategies: [strategy], contextLimit: 200_000 });
+ * ```
+ */
+export function createTopDownTruncationStrategy(
+  settings?: TopDownTruncationSettingsInput,
+): CompressionStrategy<TopDownTruncationSettings> {
+  const resolved = parseStrategySettings(topDownTruncationSettingsSchema, settings, name);
+
+  const plan = (context: CompressionContext) =>
+    findTruncationCut(
+      context.history,
+      context.tokenCounter,
+      getHistoryTokenTarget(context.budget),
+      resolved.minEntriesKept,
+    );
+
+  return {
+    specificationVersion: 'v1',
+    name,
+    description: 'Drops the oldest entries until the history fits the target; never splits a tool call from its result.',
+    requiresLLM: false,
+    trigger: { mode: 'threshold', defaultThreshold: DEFAULT_COMPRESSION_THRESHOLD },
+    capabilities: { lossless: false, estimatedSpeed: 'fast' },
+    settingsSchema: topDownTruncationSettingsSchema,
+    settings: resolved,
+
+    compress(context): Promise<CompressionResult> {
+      const { history } = context;
+      if (history.length === 0) return Promise.resolve({ type: 'no-op', reason: 'empty-history' });
+      const target = getHistoryTokenTarget(context.budget);
+      const total = context.tokenCounter.countEntries(history);
+      if (total <= target) {
+        return Promise.resolve({
+          type: 'no-op',
+          reason: 'already-under-target',
+          message: `the history has ${integer.format(total)} tokens; the target is ${integer.format(target)}`,
+        });
+      }
+      const cut = plan(context);
+      if (cut.kind === 'none') {
+        return Promise.resolve({
+          type: 'no-op',
+          reason: 'too-few-compressible',
+          message: `no safe cut point leaves at least ${resolved.minEntriesKept} entries (${history.length} entries, ${integer.format(total)} tokens, target ${integer.format(target)})`,
+        });
+      }
+      const droppedTokens = total - cut.keptTokens;
+      const warnings: StrategyWarning[] = [
+        {
+          type: 'lossy',
+          message: `dropped the ${cut.cutIndex === 1 ? 'oldest entry' : `${cut.cutIndex} oldest entries`} (${integer.format(droppedTokens)} tokens); they are not retrievable`,
+        },
+      ];
+      if (cut.kind === 'best-effort') {
+        warnings.push({
+          type: 'target-not-met',
+          message: `kept ${integer.format(cut.keptTokens)} tokens, over the target of ${integer.format(target)}: the newest ${history.length - cut.cutIndex} entries cannot be split safely`,
+        });
+      }
+      const newHistory = history.slice(cut.cutIndex);
+      return Promise.resolve({
+        type: 'applied',
+        newHistory,
+        metadata: {
+          originalMessageCount: history.length,
+          compressedMessageCount: newHistory.length,
+          strategyUsed: name,
+          llmCallMade: false,
+          counts: { entriesDropped: cut.cutIndex, tokensDropped: droppedTokens },
+        },
+        warnings,
+      });
+    },
+
+    estimateReduction(context): Promise<ReductionEstimate> {
+      const tokensBefore = context.tokenCounter.countEntries(context.history);
+      const cut = tokensBefore <= getHistoryTokenTarget(context.budget) ? undefined : plan(context);
+      return Promise.resolve({
+        tokensBefore,
+        estimatedTokensAfter: cut === undefined ? tokensBefore : cut.keptTokens,
+      });
+    },
+  };
+}

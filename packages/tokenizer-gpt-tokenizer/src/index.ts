@@ -1,0 +1,1 @@
+export { createGptTokenizer, type GptTokenizerEncoding, type GptTokenizerOptions } from './gpt-tokenizer.js';

@@ -1,0 +1,6 @@
+export {
+  createTiktokenTokenizer,
+  type TiktokenEncodingName,
+  type TiktokenTokenizer,
+  type TiktokenTokenizerOptions,
+} from './tiktoken-tokenizer.js';
