@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import { UnknownStrategyError } from '../errors/unknown-strategy-error.js';
-import { type CompressionStrategy } from '../strategy/compression-strategy.js';
+import { strategyNamed } from '../test-support/strategy-stub.js';
 import { createStrategyRegistry } from '../strategy/strategy-registry.js';
 import { describeCompressionSettings, parseCompressionSettings } from './compression-settings.js';
 
@@ -26,15 +26,6 @@ function unknownStrategyErrorOf(parse: () => unknown): UnknownStrategyError {
   throw new Error('Expected an UnknownStrategyError, but parsing succeeded');
 }
 
-function strategyNamed(name: string): CompressionStrategy {
-  return {
-    specificationVersion: 'v1',
-    name,
-    requiresLLM: false,
-    trigger: { mode: 'threshold', defaultThreshold: 0.85 },
-    compress: () => Promise.resolve({ type: 'no-op', reason: 'already-under-target' }),
-  };
-}
 
 describe('parseCompressionSettings', () => {
   it('should fill in the spec 000 defaults for empty input', () => {

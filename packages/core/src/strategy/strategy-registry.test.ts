@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidStrategyError } from '../errors/invalid-strategy-error.js';
 import { UnknownStrategyError } from '../errors/unknown-strategy-error.js';
 import { type CompressionStrategy } from './compression-strategy.js';
+import { strategyNamed } from '../test-support/strategy-stub.js';
 import { createEmptyDensityResult } from './density-result.js';
 import {
   assertCompressionStrategy,
@@ -9,16 +10,6 @@ import {
   parseCompressionStrategyName,
 } from './strategy-registry.js';
 
-function strategyNamed(name: string, extra: Partial<CompressionStrategy> = {}): CompressionStrategy {
-  return {
-    specificationVersion: 'v1',
-    name,
-    requiresLLM: false,
-    trigger: { mode: 'threshold', defaultThreshold: 0.85 },
-    compress: () => Promise.resolve({ type: 'no-op', reason: 'already-under-target' }),
-    ...extra,
-  };
-}
 
 /** Returns the error `action` throws, failing when it does not throw one of the expected kind. */
 function thrownBy<T>(action: () => unknown, isExpected: (error: unknown) => error is T): T {

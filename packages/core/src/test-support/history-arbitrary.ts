@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import type { ContentBlock, HistoryEntry } from '../history/history-entry.js';
+import type { ContentBlock } from '../history/content-block.js';
+import type { HistoryEntry } from '../history/history-entry.js';
 
 const word = fc.constantFrom('read', 'the', 'file', 'test', 'fails', 'fix', 'date', 'parser', 'ok', 'done');
 const text = fc.array(word, { minLength: 1, maxLength: 12 }).map((words) => words.join(' '));

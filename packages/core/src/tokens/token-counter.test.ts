@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type HistoryEntry } from '../history/history-entry.js';
+import { createWordTokenizer } from '../test-support/word-tokenizer.js';
 import { createTokenCounter } from './token-counter.js';
 import { type Tokenizer } from './tokenizer.js';
 
-/** A deterministic tokenizer: one token per whitespace-separated word. Records every text it was asked about. */
-function createWordTokenizer(): Tokenizer & { readonly calls: string[] } {
-  const calls: string[] = [];
-  return {
-    specificationVersion: 'v1',
-    name: 'test:words',
-    calls,
-    countTokens(text) {
-      calls.push(text);
-      return text.split(/\s+/).filter((word) => word !== '').length;
-    },
-  };
-}
 
 /** A tokenizer that always returns `value`, whatever the text. */
 function createConstantTokenizer(value: number): Tokenizer {
