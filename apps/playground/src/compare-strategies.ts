@@ -44,7 +44,7 @@ export interface StrategyComparison {
   /** Median time of the strategy's passes (optimize + compress), in milliseconds. */
   readonly milliseconds: number;
   readonly warnings: readonly StrategyWarning[];
-  /** The full report of the first run. */
+  /** The full report of the last run. */
   readonly report: TurnReport | undefined;
 }
 
@@ -82,7 +82,8 @@ export async function compareStrategies(options: CompareOptions): Promise<Compar
   const results: StrategyComparison[] = [];
   for (const createStrategy of options.strategies) {
     const durations: number[] = [];
-    let first: { report: TurnReport; history: HistoryService } | undefined;
+    // The last run's report is shown: earlier runs include JIT warm-up.
+    let last: { report: TurnReport; history: HistoryService } | undefined;
     let name = 'unknown';
     try {
       for (let run = 0; run < runs; run++) {
@@ -103,7 +104,7 @@ export async function compareStrategies(options: CompareOptions): Promise<Compar
         });
         const report = await orchestrator.ensureCompressionBeforeSend();
         durations.push(report.passes.reduce((sum, pass) => sum + pass.durationMs, 0));
-        first ??= { report, history };
+        last = { report, history };
       }
     } catch (error) {
       results.push({
@@ -122,8 +123,8 @@ export async function compareStrategies(options: CompareOptions): Promise<Compar
       });
       continue;
     }
-    if (first === undefined) continue;
-    const { report, history } = first;
+    if (last === undefined) continue;
+    const { report, history } = last;
     const applied = report.passes.some((pass) => pass.outcome === 'applied');
     const lastNoOp = [...report.passes].reverse().find((pass) => pass.outcome === 'no-op');
     results.push({

@@ -1,9 +1,6 @@
 import {
-  createCompressionBudget,
   createTokenCounter,
   parseHistory,
-  parseSystemInstructions,
-  parseToolDefinitions,
   type CompressionContext,
   type CompressionResult,
   type CompressionStrategy,
@@ -14,6 +11,7 @@ import {
   type Tokenizer,
 } from '@ctx/core';
 import type { ConformanceFixture } from './conformance-fixtures.js';
+import { createTestCompressionContext } from './create-test-compression-context.js';
 import { MockSummarizer } from './mocks/mock-summarizer.js';
 
 /** Thrown by a check that found a violation; the message says what the strategy did wrong. */
@@ -50,38 +48,29 @@ export function counterFor(subject: ConformanceSubject): TokenCounter {
   return createTokenCounter(subject.tokenizer);
 }
 
-/** Builds a frozen compression context for the fixture. */
+/** Builds a frozen compression context for the fixture, with a tight or roomy budget. */
 export function buildContext(
   subject: ConformanceSubject,
   strategy: CompressionStrategy,
   history: readonly HistoryEntry[],
   budget: BudgetKind,
 ): { context: CompressionContext; summarizer: MockSummarizer } {
-  const tokenCounter = counterFor(subject);
-  const system = parseSystemInstructions(subject.fixture.system ?? []);
-  const tools = parseToolDefinitions(subject.fixture.tools ?? []);
-  const overheadTokens = tokenCounter.countOverhead(system, tools);
-  const total = tokenCounter.countEntries(history) + overheadTokens;
-  const threshold = strategy.trigger.defaultThreshold;
   // A strategy that says it needs no model gets a summarizer that throws when called.
   const summarizer = strategy.requiresLLM
     ? new MockSummarizer((request) => `Summary of ${request.entries.length} earlier entries.`)
     : new MockSummarizer();
-  const context: CompressionContext = Object.freeze({
+  const base = {
     history,
-    system,
-    tools,
-    tokenCounter,
-    budget: Object.freeze(
-      createCompressionBudget({
-        contextLimit: Math.max(1, budget === 'tight' ? total : total * 10),
-        threshold,
-        overheadTokens,
-      }),
-    ),
-    activeTodos: Object.freeze([Object.freeze({ content: 'Fix the failing test', status: 'in_progress' as const })]),
+    tokenizer: subject.tokenizer,
+    ...(subject.fixture.system === undefined ? {} : { system: subject.fixture.system }),
+    ...(subject.fixture.tools === undefined ? {} : { tools: subject.fixture.tools }),
+    threshold: strategy.trigger.defaultThreshold,
     summarizer,
-  });
+    activeTodos: [{ content: 'Fix the failing test', status: 'in_progress' as const }],
+  };
+  const tight = createTestCompressionContext(base);
+  const context =
+    budget === 'tight' ? tight : createTestCompressionContext({ ...base, contextLimit: tight.budget.contextLimit * 10 });
   return { context, summarizer };
 }
 

@@ -1,5 +1,9 @@
 export { conformanceChecks, type ConformanceCheck } from './conformance-checks.js';
 export { defaultConformanceFixtures, type ConformanceFixture } from './conformance-fixtures.js';
+export {
+  createTestCompressionContext,
+  type TestCompressionContextOptions,
+} from './create-test-compression-context.js';
 export { ConformanceFailure, type BudgetKind, type ConformanceSubject } from './conformance-subject.js';
 export { MockCostModel } from './mocks/mock-cost-model.js';
 export type { MockResponse } from './mocks/mock-response.js';

@@ -6,10 +6,16 @@ import {
   findToolPairingProblems,
   parseHistory,
   type CompressionContext,
+  type CompressionStrategyFactory,
   type HistoryEntry,
 } from '@ctx/core';
 import { describe, expect, it } from 'vitest';
+import type { TopDownTruncationSettings, TopDownTruncationSettingsInput } from './top-down-truncation-settings.js';
 import { createTopDownTruncationStrategy } from './top-down-truncation-strategy.js';
+
+// Compile-time check: the factory fits the contract's factory type, so registries and plugin loaders accept it.
+const factory: CompressionStrategyFactory<TopDownTruncationSettingsInput, TopDownTruncationSettings> =
+  createTopDownTruncationStrategy;
 
 // One token per whitespace-separated word; entries also carry the counter's 3-token overhead.
 const wordTokenizer = () => new MockTokenizer((text) => text.split(/\s+/).filter(Boolean).length);
@@ -42,7 +48,7 @@ function contextFor(
 
 describe('createTopDownTruncationStrategy', () => {
   it('BR-THRESH-002: should be a threshold strategy with default threshold 0.85 that needs no LLM', () => {
-    const strategy = createTopDownTruncationStrategy();
+    const strategy = factory();
     expect(strategy.name).toBe('top-down-truncation');
     expect(strategy.trigger).toEqual({ mode: 'threshold', defaultThreshold: 0.85 });
     expect(strategy.requiresLLM).toBe(false);

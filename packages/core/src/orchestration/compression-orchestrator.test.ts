@@ -455,6 +455,37 @@ describe('createCompressionOrchestrator', () => {
       expect(history.length).toBe(1);
     });
 
+    it('should fall back when the active strategy returns a no-op, and back off only when all said no', async () => {
+      const unable: CompressionStrategy = {
+        ...keepNewest('needs-llm'),
+        compress: () => Promise.resolve({ type: 'no-op', reason: 'missing-summarizer' }),
+      };
+      const backup = keepNewest('backup');
+      const { history, orchestrator } = setup([unable, backup], [human(words(45)), human(words(45))], {
+        settings: { 'compression.fallbackStrategies': ['backup'] },
+      });
+      const report = await orchestrator.ensureCompressionBeforeSend();
+      expect(report.passes.map((pass) => `${pass.strategy}:${pass.outcome}:${pass.reason ?? ''}`)).toEqual([
+        'needs-llm:no-op:missing-summarizer',
+        'backup:applied:',
+      ]);
+      expect(history.length).toBe(1);
+    });
+
+    it('should not fall back after a no-op caused by an abort', async () => {
+      const aborted: CompressionStrategy = {
+        ...keepNewest('llm'),
+        compress: () => Promise.resolve({ type: 'no-op', reason: 'aborted' }),
+      };
+      const backup = keepNewest('backup');
+      const { orchestrator } = setup([aborted, backup], [human(words(95))], {
+        settings: { 'compression.fallbackStrategies': ['backup'] },
+      });
+      const report = await orchestrator.ensureCompressionBeforeSend();
+      expect(report.passes.map((pass) => pass.strategy)).toEqual(['llm']);
+      expect(backup.calls).toHaveLength(0);
+    });
+
     it('should throw CompressionFailedError with every failure when all strategies fail', async () => {
       const first: CompressionStrategy = { ...keepNewest('first'), compress: () => Promise.reject(new Error('one')) };
       const second: CompressionStrategy = { ...keepNewest('second'), compress: () => Promise.reject(new Error('two')) };

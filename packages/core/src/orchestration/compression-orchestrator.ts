@@ -90,7 +90,8 @@ export interface CompressionOrchestrator {
    * The per-turn entry point (spec 000 §2b). Serialized: a second call waits for the first (ERR-032).
    * Runs density optimization if due, decides on the post-optimization tokens (BR-THRESH-005) and compresses if
    * needed. Errors of `optimize()` and `compress()` propagate (ERR-002, ERR-003) unless fallback strategies are
-   * configured for compression.
+   * configured for compression; those are tried in order when the active strategy throws, returns a no-op or
+   * makes no progress.
    */
   ensureCompressionBeforeSend(options?: RunOptions): Promise<TurnReport>;
   /**
@@ -395,7 +396,6 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
         }
 
         if (result.type === 'no-op') {
-          lastNoProgress = { strategy: effective.strategy, tokens: tokensBefore };
           passes.push({
             ...base,
             strategy: name,
@@ -407,12 +407,13 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
             durationMs: now() - started,
             warnings: result.warnings ?? [],
           });
-          return passes;
+          // An abort ends the attempt; otherwise this strategy cannot help, and the next fallback may.
+          if (result.reason === 'aborted') return passes;
+          continue;
         }
 
         const tokensAfter = history.tokenCounter.countEntries(newHistory) + history.getOverheadTokens();
         if (tokensAfter >= tokensBefore) {
-          lastNoProgress = { strategy: effective.strategy, tokens: tokensBefore };
           passes.push({
             ...base,
             strategy: name,
@@ -424,7 +425,7 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
             durationMs: now() - started,
             warnings: result.warnings ?? [],
           });
-          return passes;
+          continue;
         }
 
         await history.replaceHistory(newHistory);
@@ -441,7 +442,10 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
         });
         return passes;
       }
-      throw new CompressionFailedError({ failures });
+      // Nothing was applied. Every candidate threw: that is a failure. Otherwise some said no: back off.
+      if (failures.length === candidates.length) throw new CompressionFailedError({ failures });
+      lastNoProgress = { strategy: effective.strategy, tokens: tokensBefore };
+      return passes;
     } finally {
       history.endCompression();
     }

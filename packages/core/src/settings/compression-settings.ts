@@ -18,7 +18,9 @@ const compressionSettingsSchema = z.strictObject({
   'compression.fallbackStrategies': z
     .array(z.string().min(1))
     .default([])
-    .describe('Strategies tried, in order, when the active strategy fails to compress (spec 004 NFR-R-002).'),
+    .describe(
+      'Strategies tried, in order, when the active strategy throws, returns a no-op or makes no progress (spec 004 NFR-R-002).',
+    ),
   'compression.profile': z
     .string()
     .min(1)

@@ -73,6 +73,11 @@ export interface CompressionStrategy<Settings = unknown> {
 
 /**
  * Creates a strategy from settings. Strategy packages export one (`createTopDownTruncationStrategy`), and the
- * playground loads third-party strategies through it.
+ * playground loads third-party strategies through it. Factories validate their settings at run time (see
+ * `parseStrategySettings`), so tools may pass settings read from untrusted input.
+ *
+ * @typeParam SettingsInput - The settings the factory accepts, e.g. `TopDownTruncationSettingsInput`.
  */
-export type CompressionStrategyFactory<Settings = unknown> = (settings?: unknown) => CompressionStrategy<Settings>;
+export type CompressionStrategyFactory<SettingsInput = never, Settings = unknown> = (
+  settings?: SettingsInput,
+) => CompressionStrategy<Settings>;
