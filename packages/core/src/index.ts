@@ -4,6 +4,7 @@ export { CompressionFailedError } from './errors/compression-failed-error.js';
 export { CompressionStrategyError } from './errors/compression-strategy-error.js';
 export { ContextWindowExceededError } from './errors/context-window-exceeded-error.js';
 export { HistoryLockedError } from './errors/history-locked-error.js';
+export { InvalidFormatError } from './errors/invalid-format-error.js';
 export { InvalidHistoryError } from './errors/invalid-history-error.js';
 export { InvalidSettingsError } from './errors/invalid-settings-error.js';
 export { InvalidStrategyError } from './errors/invalid-strategy-error.js';
@@ -11,6 +12,14 @@ export { InvalidStrategySettingsError } from './errors/invalid-strategy-settings
 export { TokenCountError } from './errors/token-count-error.js';
 export { UnknownStrategyError } from './errors/unknown-strategy-error.js';
 export { formatValidationIssues, type ValidationIssue } from './errors/validation-issue.js';
+
+// Format codecs
+export type {
+  ConversationCodec,
+  DecodeResult,
+  EncodeResult,
+  FormatWarning,
+} from './format/conversation-codec.js';
 
 // History model
 export type {

@@ -4,6 +4,7 @@ import { CompressionStrategyError } from './compression-strategy-error.js';
 import { ContextWindowExceededError } from './context-window-exceeded-error.js';
 import { CtxError } from './ctx-error.js';
 import { HistoryLockedError } from './history-locked-error.js';
+import { InvalidFormatError } from './invalid-format-error.js';
 import { InvalidHistoryError } from './invalid-history-error.js';
 import { InvalidSettingsError } from './invalid-settings-error.js';
 import { InvalidStrategyError } from './invalid-strategy-error.js';
@@ -37,6 +38,11 @@ const subclasses: readonly ErrorSubclass[] = [
     name: 'HistoryLockedError',
     isInstance: (value) => HistoryLockedError.isInstance(value),
     create: () => new HistoryLockedError({ operation: 'clear the history' }),
+  },
+  {
+    name: 'InvalidFormatError',
+    isInstance: (value) => InvalidFormatError.isInstance(value),
+    create: () => new InvalidFormatError({ format: 'openai-chat', issues: [{ path: 'messages[0].role', message: 'bad' }] }),
   },
   {
     name: 'InvalidHistoryError',
@@ -284,5 +290,16 @@ describe('TokenCountError', () => {
   it('should name system instructions or tool definitions when there is no entry index', () => {
     const error = new TokenCountError({ cause: 'bad input' });
     expect(error.message).toBe('Could not count the tokens of the system instructions or tool definitions: bad input');
+  });
+});
+
+describe('InvalidFormatError', () => {
+  it('should name the format and every failing path', () => {
+    const error = new InvalidFormatError({
+      format: 'anthropic-messages',
+      issues: [{ path: 'messages[2].role', message: 'Expected "user" or "assistant", got "tool"' }],
+    });
+    expect(error.format).toBe('anthropic-messages');
+    expect(error.message).toBe('Input is not valid anthropic-messages:\n  messages[2].role: Expected "user" or "assistant", got "tool"');
   });
 });
