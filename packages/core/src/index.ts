@@ -11,11 +11,12 @@ export { InvalidStrategyError } from './errors/invalid-strategy-error.js';
 export { InvalidStrategySettingsError } from './errors/invalid-strategy-settings-error.js';
 export { TokenCountError } from './errors/token-count-error.js';
 export { UnknownStrategyError } from './errors/unknown-strategy-error.js';
-export { formatValidationIssues, type ValidationIssue } from './errors/validation-issue.js';
+export { formatIssuePath, formatValidationIssues, type ValidationIssue } from './errors/validation-issue.js';
 
 // Format codecs
 export type {
   ConversationCodec,
+  ConversationDecoder,
   DecodeResult,
   EncodeResult,
   FormatWarning,
@@ -32,8 +33,15 @@ export type {
 } from './history/content-block.js';
 export type { Conversation, ToolDefinition } from './history/conversation.js';
 export type { EntryMetadata, EntryUsage, HistoryEntry, Speaker } from './history/history-entry.js';
-export { isJsonValue, type JsonValue } from './history/json-value.js';
-export type { ProviderMetadata } from './history/provider-metadata.js';
+export {
+  isJsonArray,
+  isJsonObject,
+  isJsonValue,
+  jsonValueSchema,
+  type JsonObject,
+  type JsonValue,
+} from './history/json-value.js';
+export { providerMetadataSchema, type ProviderMetadata } from './history/provider-metadata.js';
 export {
   parseConversation,
   parseHistory,

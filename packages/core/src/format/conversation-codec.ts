@@ -31,6 +31,18 @@ export interface EncodeResult<Native> {
 }
 
 /**
+ * Reads a format into the canonical conversation, for formats that cannot be written back exactly (e.g. Claude Code
+ * session files, whose progress and hook records are not part of the history). `decode` validates its input and
+ * throws `InvalidFormatError` naming the failing paths; what it cannot carry over is a warning.
+ */
+export interface ConversationDecoder {
+  readonly specificationVersion: 'v1';
+  /** Stable format id, e.g. `claude-code-session`. */
+  readonly format: string;
+  decode(input: unknown): DecodeResult;
+}
+
+/**
  * Converts between a provider's (or agent's) message format and the canonical conversation.
  *
  * Contract: `encode(decode(x).conversation).value` deep-equals `x` for every valid `x` of the codec's own format
@@ -40,10 +52,6 @@ export interface EncodeResult<Native> {
  *
  * @typeParam Native - The format's own value, e.g. `{ system, messages, tools }` for Anthropic Messages.
  */
-export interface ConversationCodec<Native> {
-  readonly specificationVersion: 'v1';
-  /** Stable format id, e.g. `anthropic-messages`, `openai-chat`, `gemini-content`, `ai-sdk-model-messages`. */
-  readonly format: string;
-  decode(input: unknown): DecodeResult;
+export interface ConversationCodec<Native> extends ConversationDecoder {
   encode(conversation: Conversation): EncodeResult<Native>;
 }

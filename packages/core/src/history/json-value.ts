@@ -1,7 +1,22 @@
 import { z } from 'zod';
 
 /** A value that survives `JSON.stringify` / `JSON.parse` unchanged: what tool parameters and results are made of. */
-export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | JsonObject;
+
+/** A JSON object: string keys, JSON values. */
+export interface JsonObject {
+  readonly [key: string]: JsonValue;
+}
+
+/** Narrows a JSON value to an array (unlike `Array.isArray`, keeps the element type). */
+export function isJsonArray(value: JsonValue | undefined): value is readonly JsonValue[] {
+  return Array.isArray(value);
+}
+
+/** Narrows a JSON value to an object (not null, not an array). */
+export function isJsonObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /**
  * True for strings, finite numbers, booleans, null, arrays of JSON values and plain objects of JSON values.

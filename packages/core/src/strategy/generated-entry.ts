@@ -1,9 +1,9 @@
 import type { HistoryEntry } from '../history/history-entry.js';
 
 /**
- * Marks an entry a strategy created (a summary, a "content was removed" notice) rather than one that came from
- * the conversation: `metadata.providerMetadata.ctx.generatedBy` names the strategy. Reports, retention checks and
- * the conformance kit use it to tell user-typed text from text a strategy wrote.
+ * Marks an entry that a strategy (or a codec, e.g. for an agent's own compaction summary) created, rather than one
+ * typed or produced in the conversation: `metadata.providerMetadata.ctx.generatedBy` names who wrote it. Reports,
+ * retention checks and the conformance kit use it to tell user-typed text from generated text.
  *
  * @returns A new entry; the input is not modified.
  *
@@ -15,7 +15,7 @@ import type { HistoryEntry } from '../history/history-entry.js';
  * );
  * ```
  */
-export function markGeneratedEntry(entry: HistoryEntry, strategyName: string): HistoryEntry {
+export function markGeneratedEntry(entry: HistoryEntry, generatorName: string): HistoryEntry {
   const metadata = entry.metadata ?? {};
   return {
     ...entry,
@@ -23,13 +23,13 @@ export function markGeneratedEntry(entry: HistoryEntry, strategyName: string): H
       ...metadata,
       providerMetadata: {
         ...metadata.providerMetadata,
-        ctx: { ...metadata.providerMetadata?.ctx, generatedBy: strategyName },
+        ctx: { ...metadata.providerMetadata?.ctx, generatedBy: generatorName },
       },
     },
   };
 }
 
-/** The name of the strategy that created `entry`, or undefined for conversation entries. */
+/** The name of the strategy or codec that created `entry`, or undefined for conversation entries. */
 export function getEntryGenerator(entry: HistoryEntry): string | undefined {
   const generatedBy = entry.metadata?.providerMetadata?.ctx?.generatedBy;
   return typeof generatedBy === 'string' ? generatedBy : undefined;

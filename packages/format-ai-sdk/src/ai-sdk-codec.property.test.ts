@@ -1,0 +1,147 @@
+import { findToolPairingProblems } from '@ctx/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { aiSdkCodec } from './ai-sdk-codec.js';
+import type {
+  AiSdkAssistantMessage,
+  AiSdkModelMessage,
+  AiSdkPrompt,
+  AiSdkProviderOptions,
+  AiSdkToolResultOutput,
+  AiSdkToolResultPart,
+  AiSdkUserMessage,
+} from './ai-sdk-prompt.js';
+import { validateAiSdkMessages } from './validate-ai-sdk-messages.js';
+
+type UserPart = Exclude<AiSdkUserMessage['content'], string>[number];
+type AssistantPart = Exclude<AiSdkAssistantMessage['content'], string>[number];
+
+const word = fc.constantFrom('read', 'the', 'file', 'ok', '', 'ünïcødé', '{"json": true}', 'https://example.com');
+const text = fc.array(word, { maxLength: 5 }).map((words) => words.join(' '));
+const json = fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.parse(JSON.stringify(value)) as unknown);
+const options = fc.option(
+  fc.constantFrom<AiSdkProviderOptions>({ anthropic: { cacheControl: { type: 'ephemeral' } } }, { openai: { itemId: 'msg_1' } }),
+  { nil: undefined },
+);
+const withOptions = <T extends object>(value: T, providerOptions: AiSdkProviderOptions | undefined): T =>
+  providerOptions === undefined ? value : { ...value, providerOptions };
+
+const userPart: fc.Arbitrary<UserPart> = fc.oneof(
+  fc.tuple(text, options).map(([value, providerOptions]) => withOptions({ type: 'text' as const, text: value }, providerOptions)),
+  fc.constantFrom<UserPart>(
+    { type: 'image', image: 'iVBORw0KGgo=' },
+    { type: 'image', image: 'https://example.com/a.png', mediaType: 'image/png' },
+    { type: 'image', image: new Uint8Array([1, 2, 3]), mediaType: 'image/jpeg' },
+    { type: 'file', data: 'JVBERi0=', mediaType: 'application/pdf', filename: 'a.pdf' },
+    { type: 'file', data: 'iVBORw0KGgo=', mediaType: 'image/png' },
+  ),
+);
+
+const reasoning: fc.Arbitrary<AssistantPart> = fc.oneof(
+  text.map((value) => ({ type: 'reasoning' as const, text: value })),
+  text.map((value) => ({ type: 'reasoning' as const, text: value, providerOptions: { anthropic: { signature: 'EqQBsig' } } })),
+  fc.constant<AssistantPart>({ type: 'reasoning', text: '', providerOptions: { anthropic: { redactedData: 'ENC' } } }),
+  text.map((value) => ({ type: 'reasoning' as const, text: value, providerOptions: { google: { thoughtSignature: 'c2ln' } } })),
+);
+
+const output: fc.Arbitrary<AiSdkToolResultOutput> = fc.oneof(
+  text.map((value) => ({ type: 'text' as const, value })),
+  json.map((value) => ({ type: 'json' as const, value: value as never })),
+  text.map((value) => ({ type: 'error-text' as const, value })),
+  json.map((value) => ({ type: 'error-json' as const, value: value as never })),
+  fc.constant<AiSdkToolResultOutput>({ type: 'content', value: [{ type: 'text', text: 'x' }, { type: 'media', data: 'AA==', mediaType: 'image/png' }] }),
+  fc.constantFrom<AiSdkToolResultOutput>({ type: 'execution-denied' }, { type: 'execution-denied', reason: 'no' }),
+);
+
+const callSpec = fc.record({ name: fc.constantFrom('read', 'run'), input: json, output, providerExecuted: fc.boolean(), options });
+
+/** An assistant message (text, reasoning, calls) followed by tool messages answering every client-executed call. */
+const assistantTurn = fc
+  .tuple(
+    fc.array(fc.oneof(text.map((value) => ({ type: 'text' as const, text: value })), reasoning), { maxLength: 3 }),
+    fc.array(callSpec, { maxLength: 3 }),
+    fc.integer({ min: 0, max: 1_000_000 }),
+    fc.boolean(),
+    fc.boolean(),
+  )
+  .map(([leading, calls, seed, splitResults, stringContent]): AiSdkModelMessage[] => {
+    const ids = calls.map((_, index) => `call-${seed}-${index}`);
+    const result = (index: number): AiSdkToolResultPart => {
+      const call = calls[index] as (typeof calls)[number];
+      return withOptions({ type: 'tool-result' as const, toolCallId: ids[index] as string, toolName: call.name, output: call.output }, call.options);
+    };
+    const content: AssistantPart[] = [...leading];
+    calls.forEach((call, index) => {
+      content.push(
+        withOptions(
+          {
+            type: 'tool-call' as const,
+            toolCallId: ids[index] as string,
+            toolName: call.name,
+            input: call.input as never,
+            ...(call.providerExecuted ? { providerExecuted: true } : {}),
+          },
+          call.options,
+        ),
+      );
+      if (call.providerExecuted) content.push(result(index));
+    });
+    const assistant: AiSdkModelMessage =
+      stringContent && calls.length === 0 ? { role: 'assistant', content: 'plain answer' } : { role: 'assistant', content };
+    const answered = calls.flatMap((call, index) => (call.providerExecuted ? [] : [result(index)]));
+    if (answered.length === 0) return [assistant];
+    const tools: AiSdkModelMessage[] = splitResults
+      ? answered.map((part) => ({ role: 'tool', content: [part] }))
+      : [{ role: 'tool', content: answered }];
+    return [assistant, ...tools];
+  });
+
+const userTurn = fc
+  .tuple(fc.oneof(text, fc.array(userPart, { maxLength: 3 })), options)
+  .map(([content, providerOptions]): AiSdkModelMessage[] => [withOptions({ role: 'user' as const, content }, providerOptions)]);
+
+const systemTurn = text.map((content): AiSdkModelMessage[] => [{ role: 'system', content }]);
+
+const prompt: fc.Arbitrary<AiSdkPrompt> = fc
+  .record({
+    system: fc.option(text, { nil: undefined }),
+    leadingSystem: fc.array(systemTurn, { maxLength: 2 }),
+    turns: fc.array(fc.oneof({ weight: 3, arbitrary: userTurn }, { weight: 3, arbitrary: assistantTurn }, { weight: 1, arbitrary: systemTurn }), {
+      maxLength: 10,
+    }),
+    tools: fc.option(
+      fc.constantFrom<NonNullable<AiSdkPrompt['tools']>>({}, { read: { description: 'Read', inputSchema: { type: 'object' } } }, { run: { inputSchema: {}, providerOptions: { x: { y: 1 } } } }),
+      { nil: undefined },
+    ),
+  })
+  .map(({ system, leadingSystem, turns, tools }) => ({
+    ...(system === undefined ? {} : { system }),
+    messages: [...leadingSystem.flat(), ...turns.flat()],
+    ...(tools === undefined ? {} : { tools }),
+  }));
+
+describe('aiSdkCodec (properties)', () => {
+  it('should round-trip every generated prompt exactly, without touching the input', () => {
+    fc.assert(
+      fc.property(prompt, (input) => {
+        const before = structuredClone(input);
+        const { conversation } = aiSdkCodec.decode(input);
+        expect(input).toEqual(before);
+        expect(aiSdkCodec.encode(conversation).value).toEqual(input);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('should decode valid prompts into pair-valid histories and encode them back to valid prompts', () => {
+    fc.assert(
+      fc.property(prompt, (input) => {
+        fc.pre(input.messages.length > 0);
+        expect(validateAiSdkMessages(input)).toEqual([]);
+        const { conversation } = aiSdkCodec.decode(input);
+        expect(findToolPairingProblems(conversation.history)).toEqual([]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,0 +1,54 @@
+import type { ConversationCodec } from '@ctx/core';
+import { AI_SDK_MODEL_MESSAGES_FORMAT, parseAiSdkPrompt, type AiSdkPrompt } from './ai-sdk-prompt.js';
+import { decodeAiSdkPrompt } from './decode-ai-sdk-prompt.js';
+import { encodeAiSdkPrompt } from './encode-ai-sdk-prompt.js';
+
+/**
+ * Creates the codec between AI SDK prompt fields (`{ system?, messages: ModelMessage[], tools? }`, AI SDK 5 / 6
+ * `ModelMessage` types) and the canonical conversation.
+ *
+ * Mapping:
+ * - `system` and leading `system` messages → system blocks; a later system message → a human entry marked
+ *   `aiSdk.role: 'system'` (warning `other`).
+ * - `user` → `human` entry (text, image and file parts → text and media blocks); `assistant` → `ai` entry (text,
+ *   file, `reasoning` → thinking, `tool-call` → tool_call); `tool` → `tool` entry. Provider-executed tool results
+ *   inside assistant content become tool entries marked as continuing that message, and are merged back on encode.
+ * - Tool outputs: `text` / `json` → the result, `error-text` / `error-json` → the result with `isError`, `content` →
+ *   the list of items, `execution-denied` → its reason with `isError`.
+ * - Reasoning signatures: Anthropic's `providerOptions.anthropic.signature` (or `redactedData`, for redacted
+ *   thinking) and Gemini's `providerOptions.google.thoughtSignature` become the thinking block's signature, verbatim.
+ * - `providerOptions` of messages, parts and tool definitions are kept untouched under `providerMetadata.aiSdk`,
+ *   as are the details a round trip needs (string vs. array content, binary content kind, output type).
+ *
+ * `decode` throws `InvalidFormatError` (from `@ctx/core`) naming every failing path; it never modifies its input.
+ * `encode(decode(x).conversation).value` deep-equals `x`. Encoding a conversation from another format warns once per
+ * kind of loss (entry metadata, other providers' metadata, several system blocks joined into one string).
+ *
+ * @returns A `ConversationCodec` with format `ai-sdk-model-messages`.
+ *
+ * @example
+ * ```ts
+ * const codec = createAiSdkCodec();
+ * const { conversation } = codec.decode({ system, messages });
+ * const { value } = codec.encode(compressedConversation);
+ * const result = await generateText({ model, system: value.system, messages: value.messages, tools });
+ * ```
+ */
+export function createAiSdkCodec(): ConversationCodec<AiSdkPrompt> {
+  return {
+    specificationVersion: 'v1',
+    format: AI_SDK_MODEL_MESSAGES_FORMAT,
+    decode: (input) => decodeAiSdkPrompt(parseAiSdkPrompt(input)),
+    encode: (conversation) => encodeAiSdkPrompt(conversation),
+  };
+}
+
+/**
+ * The AI SDK codec (see {@link createAiSdkCodec}).
+ *
+ * @example
+ * ```ts
+ * const { conversation } = aiSdkCodec.decode({ messages: [{ role: 'user', content: 'Hi' }] });
+ * ```
+ */
+export const aiSdkCodec: ConversationCodec<AiSdkPrompt> = createAiSdkCodec();

@@ -1,0 +1,335 @@
+import { InvalidFormatError, isJsonValue, type JsonValue, type ValidationIssue } from '@ctx/core';
+import { z } from 'zod';
+
+/*
+ * The Vercel AI SDK `ModelMessage` types of AI SDK 5 (`ai@5.x`, package `@ai-sdk/provider-utils` 3.x), which AI SDK 6
+ * keeps, plus AI SDK 6's additions to tool outputs (`execution-denied`, `providerOptions` on outputs, the
+ * `file-*` / `image-*` / `custom` content items). AI SDK 6's tool-approval parts are not supported.
+ * Schemas are strict: a key the types do not define is reported, so a round trip can never drop it silently.
+ */
+
+/** The codec's format id. */
+export const AI_SDK_MODEL_MESSAGES_FORMAT = 'ai-sdk-model-messages';
+
+/** Provider-specific options on a message or part (`ProviderOptions`), e.g. `{ anthropic: { cacheControl: … } }`. */
+export type AiSdkProviderOptions = { readonly [provider: string]: { readonly [key: string]: JsonValue } };
+
+/**
+ * Binary content (`DataContent | URL`): a base64 string, a URL string, bytes, or a `URL`. ctx reads a string that
+ * parses as an absolute URL as a URL, like the AI SDK does.
+ */
+export type AiSdkDataContent = string | Uint8Array | ArrayBuffer | URL;
+
+/** `TextPart`. */
+export interface AiSdkTextPart {
+  readonly type: 'text';
+  readonly text: string;
+  readonly providerOptions?: AiSdkProviderOptions;
+}
+
+/** `ImagePart` (user messages). */
+export interface AiSdkImagePart {
+  readonly type: 'image';
+  readonly image: AiSdkDataContent;
+  readonly mediaType?: string;
+  readonly providerOptions?: AiSdkProviderOptions;
+}
+
+/** `FilePart` (user and assistant messages). */
+export interface AiSdkFilePart {
+  readonly type: 'file';
+  readonly data: AiSdkDataContent;
+  readonly filename?: string;
+  readonly mediaType: string;
+  readonly providerOptions?: AiSdkProviderOptions;
+}
+
+/** `ReasoningPart`. Signatures live in `providerOptions`, e.g. `anthropic.signature` or `anthropic.redactedData`. */
+export interface AiSdkReasoningPart {
+  readonly type: 'reasoning';
+  readonly text: string;
+  readonly providerOptions?: AiSdkProviderOptions;
+}
+
+/** `ToolCallPart`. */
+export interface AiSdkToolCallPart {
+  readonly type: 'tool-call';
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** The call's arguments; ctx requires a JSON value. */
+  readonly input: JsonValue;
+  readonly providerOptions?: AiSdkProviderOptions;
+  readonly providerExecuted?: boolean;
+}
+
+/** One item of a `content` tool output, e.g. `{ type: 'text', text }` or `{ type: 'media', data, mediaType }`. */
+export interface AiSdkToolResultContentItem {
+  readonly type:
+    | 'text'
+    | 'media'
+    | 'file-data'
+    | 'file-url'
+    | 'file-id'
+    | 'image-data'
+    | 'image-url'
+    | 'image-file-id'
+    | 'custom';
+  readonly [key: string]: JsonValue;
+}
+
+/** `ToolResultOutput`: what the model sees of a tool's result. */
+export type AiSdkToolResultOutput =
+  | { readonly type: 'text'; readonly value: string; readonly providerOptions?: AiSdkProviderOptions }
+  | { readonly type: 'json'; readonly value: JsonValue; readonly providerOptions?: AiSdkProviderOptions }
+  | { readonly type: 'error-text'; readonly value: string; readonly providerOptions?: AiSdkProviderOptions }
+  | { readonly type: 'error-json'; readonly value: JsonValue; readonly providerOptions?: AiSdkProviderOptions }
+  | { readonly type: 'content'; readonly value: readonly AiSdkToolResultContentItem[] }
+  | { readonly type: 'execution-denied'; readonly reason?: string; readonly providerOptions?: AiSdkProviderOptions };
+
+/** `ToolResultPart`. */
+export interface AiSdkToolResultPart {
+  readonly type: 'tool-result';
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly output: AiSdkToolResultOutput;
+  readonly providerOptions?: AiSdkProviderOptions;
+}
+
+/** `SystemModelMessage`. */
+export interface AiSdkSystemMessage {
+  readonly role: 'system';
+  readonly content: string;
+  readonly providerOptions?: AiSdkProviderOptions;
+}
+
+/** `UserModelMessage`. */
+export interface AiSdkUserMessage {
+  readonly role: 'user';
+  readonly content: string | readonly (AiSdkTextPart | AiSdkImagePart | AiSdkFilePart)[];
+  readonly providerOptions?: AiSdkProviderOptions;
+}
+
+/** `AssistantModelMessage`. Tool results here are those of provider-executed tools. */
+export interface AiSdkAssistantMessage {
+  readonly role: 'assistant';
+  readonly content:
+    | string
+    | readonly (AiSdkTextPart | AiSdkFilePart | AiSdkReasoningPart | AiSdkToolCallPart | AiSdkToolResultPart)[];
+  readonly providerOptions?: AiSdkProviderOptions;
+}
+
+/** `ToolModelMessage`. */
+export interface AiSdkToolMessage {
+  readonly role: 'tool';
+  readonly content: readonly AiSdkToolResultPart[];
+  readonly providerOptions?: AiSdkProviderOptions;
+}
+
+/** `ModelMessage`. */
+export type AiSdkModelMessage = AiSdkSystemMessage | AiSdkUserMessage | AiSdkAssistantMessage | AiSdkToolMessage;
+
+/** A tool as JSON: what `tool({ description, inputSchema: jsonSchema(inputSchema) })` is built from. */
+export interface AiSdkToolDefinition {
+  readonly description?: string;
+  /** JSON Schema of the input. */
+  readonly inputSchema: JsonValue;
+  readonly providerOptions?: AiSdkProviderOptions;
+}
+
+/** The prompt fields of `generateText` / `streamText`: `system`, `messages` and the tools (as JSON, by name). */
+export interface AiSdkPrompt {
+  readonly system?: string;
+  readonly messages: readonly AiSdkModelMessage[];
+  readonly tools?: { readonly [name: string]: AiSdkToolDefinition };
+}
+
+const jsonValueSchema = z.custom<JsonValue>(isJsonValue, {
+  message: 'Expected a JSON value (string, finite number, boolean, null, array or plain object)',
+});
+
+/** Schema of {@link AiSdkProviderOptions}. */
+export const aiSdkProviderOptionsSchema = z.record(z.string(), z.record(z.string(), jsonValueSchema));
+const providerOptions = aiSdkProviderOptionsSchema.optional();
+
+const dataContentSchema = z.union([z.string(), z.instanceof(Uint8Array), z.instanceof(ArrayBuffer), z.instanceof(URL)]);
+
+/** Schema of {@link AiSdkTextPart}. */
+export const aiSdkTextPartSchema = z.strictObject({ type: z.literal('text'), text: z.string(), providerOptions });
+
+/** Schema of {@link AiSdkImagePart}. */
+export const aiSdkImagePartSchema = z.strictObject({
+  type: z.literal('image'),
+  image: dataContentSchema,
+  mediaType: z.string().min(1, 'Expected a media type such as image/png').optional(),
+  providerOptions,
+});
+
+/** Schema of {@link AiSdkFilePart}. */
+export const aiSdkFilePartSchema = z.strictObject({
+  type: z.literal('file'),
+  data: dataContentSchema,
+  filename: z.string().optional(),
+  mediaType: z.string().min(1, 'Expected a media type such as application/pdf'),
+  providerOptions,
+});
+
+/** Schema of {@link AiSdkReasoningPart}. */
+export const aiSdkReasoningPartSchema = z.strictObject({ type: z.literal('reasoning'), text: z.string(), providerOptions });
+
+/** Schema of {@link AiSdkToolCallPart}. */
+export const aiSdkToolCallPartSchema = z.strictObject({
+  type: z.literal('tool-call'),
+  toolCallId: z.string().min(1, 'Expected a non-empty tool call id'),
+  toolName: z.string().min(1, 'Expected a non-empty tool name'),
+  input: jsonValueSchema,
+  providerOptions,
+  providerExecuted: z.boolean().optional(),
+});
+
+const contentItemTypes: ReadonlySet<unknown> = new Set([
+  'text',
+  'media',
+  'file-data',
+  'file-url',
+  'file-id',
+  'image-data',
+  'image-url',
+  'image-file-id',
+  'custom',
+]);
+
+const contentItemSchema = z.custom<AiSdkToolResultContentItem>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    contentItemTypes.has((value as { type?: unknown }).type) &&
+    isJsonValue(value),
+  { message: `Expected a JSON object whose type is one of ${[...contentItemTypes].join(', ')}` },
+);
+
+/** Schema of {@link AiSdkToolResultOutput}. */
+export const aiSdkToolResultOutputSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('text'), value: z.string(), providerOptions }),
+  z.strictObject({ type: z.literal('json'), value: jsonValueSchema, providerOptions }),
+  z.strictObject({ type: z.literal('error-text'), value: z.string(), providerOptions }),
+  z.strictObject({ type: z.literal('error-json'), value: jsonValueSchema, providerOptions }),
+  z.strictObject({ type: z.literal('content'), value: z.array(contentItemSchema) }),
+  z.strictObject({ type: z.literal('execution-denied'), reason: z.string().optional(), providerOptions }),
+]);
+
+/** Schema of {@link AiSdkToolResultPart}. */
+export const aiSdkToolResultPartSchema = z.strictObject({
+  type: z.literal('tool-result'),
+  toolCallId: z.string().min(1, 'Expected the non-empty id of the tool call this answers'),
+  toolName: z.string(),
+  output: aiSdkToolResultOutputSchema,
+  providerOptions,
+});
+
+/** Schema of {@link AiSdkModelMessage}, discriminated by `role`. */
+export const aiSdkModelMessageSchema = z.discriminatedUnion('role', [
+  z.strictObject({ role: z.literal('system'), content: z.string(), providerOptions }),
+  z.strictObject({
+    role: z.literal('user'),
+    content: z.union([
+      z.string(),
+      z.array(z.discriminatedUnion('type', [aiSdkTextPartSchema, aiSdkImagePartSchema, aiSdkFilePartSchema])),
+    ]),
+    providerOptions,
+  }),
+  z.strictObject({
+    role: z.literal('assistant'),
+    content: z.union([
+      z.string(),
+      z.array(
+        z.discriminatedUnion('type', [
+          aiSdkTextPartSchema,
+          aiSdkFilePartSchema,
+          aiSdkReasoningPartSchema,
+          aiSdkToolCallPartSchema,
+          aiSdkToolResultPartSchema,
+        ]),
+      ),
+    ]),
+    providerOptions,
+  }),
+  z.strictObject({ role: z.literal('tool'), content: z.array(aiSdkToolResultPartSchema), providerOptions }),
+]) satisfies z.ZodType<AiSdkModelMessage>;
+
+/** Schema of {@link AiSdkToolDefinition}. */
+export const aiSdkToolDefinitionSchema = z.strictObject({
+  description: z.string().optional(),
+  inputSchema: jsonValueSchema,
+  providerOptions,
+}) satisfies z.ZodType<AiSdkToolDefinition>;
+
+/** Schema of {@link AiSdkPrompt}. Structure only; the conversation rules are {@link validateAiSdkMessages}'s. */
+export const aiSdkPromptSchema = z.strictObject({
+  system: z.string().optional(),
+  messages: z.array(aiSdkModelMessageSchema),
+  tools: z.record(z.string(), aiSdkToolDefinitionSchema).optional(),
+}) satisfies z.ZodType<AiSdkPrompt>;
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let result = '';
+  for (const key of path) {
+    if (typeof key === 'number') result += `[${key}]`;
+    else result += result === '' ? String(key) : `.${String(key)}`;
+  }
+  return result;
+}
+
+/**
+ * Issues with their paths. For a union that failed (e.g. content that is neither a string nor a valid part list),
+ * the issues of the branch that got furthest into the input are reported: they name the part that is wrong.
+ */
+function collectIssues(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): ValidationIssue[] {
+  return issues.flatMap((issue) => {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+      const depth = (branch: readonly z.core.$ZodIssue[]) => Math.max(...branch.map((item) => item.path.length));
+      const deepest = issue.errors.reduce((best, branch) => (depth(branch) > depth(best) ? branch : best));
+      if (depth(deepest) > 0) return collectIssues(deepest, path);
+    }
+    return [{ path: formatPath(path), message: issue.message }];
+  });
+}
+
+/**
+ * Structural issues of a prompt, or the prompt. Used by {@link parseAiSdkPrompt} and the validator.
+ * @internal
+ */
+export function findAiSdkSchemaIssues(
+  input: unknown,
+): { readonly prompt: AiSdkPrompt } | { readonly issues: readonly ValidationIssue[]; readonly cause: unknown } {
+  const result = aiSdkPromptSchema.safeParse(input);
+  if (!result.success) {
+    return {
+      issues: collectIssues(result.error.issues),
+      cause: result.error,
+    };
+  }
+  // The schema has no transforms: the input itself is the typed value, and keeps its `URL` and byte objects.
+  return { prompt: input as AiSdkPrompt };
+}
+
+/**
+ * Checks that a value has the shape of AI SDK prompt fields: `{ system?, messages, tools? }`.
+ *
+ * @param input - Anything, e.g. `{ system, messages: response.messages }`.
+ * @returns The same value, typed.
+ * @throws `InvalidFormatError` (from `@ctx/core`) naming every failing path, e.g. `messages[2].content[0].output`.
+ *
+ * @example
+ * ```ts
+ * const prompt = parseAiSdkPrompt({ messages });
+ * ```
+ */
+export function parseAiSdkPrompt(input: unknown): AiSdkPrompt {
+  const outcome = findAiSdkSchemaIssues(input);
+  if ('cause' in outcome) {
+    throw new InvalidFormatError({ format: AI_SDK_MODEL_MESSAGES_FORMAT, issues: outcome.issues, cause: outcome.cause });
+  }
+  return outcome.prompt;
+}

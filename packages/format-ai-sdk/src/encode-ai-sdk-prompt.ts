@@ -1,0 +1,317 @@
+import type {
+  ContentBlock,
+  Conversation,
+  EncodeResult,
+  JsonValue,
+  MediaBlock,
+  ThinkingBlock,
+  ToolResponseBlock,
+} from '@ctx/core';
+import {
+  AI_SDK_METADATA_KEY,
+  isFlagSet,
+  readAiSdkMetadata,
+  readObjectField,
+  readStringField,
+  type AiSdkMetadata,
+} from './ai-sdk-provider-metadata.js';
+import type {
+  AiSdkAssistantMessage,
+  AiSdkFilePart,
+  AiSdkImagePart,
+  AiSdkModelMessage,
+  AiSdkPrompt,
+  AiSdkProviderOptions,
+  AiSdkReasoningPart,
+  AiSdkTextPart,
+  AiSdkToolDefinition,
+  AiSdkToolResultContentItem,
+  AiSdkToolResultOutput,
+  AiSdkToolResultPart,
+} from './ai-sdk-prompt.js';
+import { encodeDataContent, type DataKind } from './binary-data.js';
+import { deriveReasoningOptions, deriveToolOutputType } from './derived-fields.js';
+import { LossCollector } from './loss-collector.js';
+
+type AssistantPart = Exclude<AiSdkAssistantMessage['content'], string>[number];
+type UserPart = AiSdkTextPart | AiSdkImagePart | AiSdkFilePart;
+
+/** The tool input schema written for a tool definition that has none (the AI SDK requires one). */
+const emptyObjectSchema: JsonValue = { type: 'object', properties: {} };
+
+function providerOptionsOf(metadata: AiSdkMetadata | undefined): { providerOptions?: AiSdkProviderOptions } {
+  const stored = readObjectField(metadata, 'providerOptions');
+  return stored === undefined ? {} : { providerOptions: structuredClone(stored) as AiSdkProviderOptions };
+}
+
+function encodeMedia(block: MediaBlock, context: { readonly inUserMessage: boolean }): AiSdkImagePart | AiSdkFilePart {
+  const metadata = readAiSdkMetadata(block);
+  const kind = readStringField(metadata, 'dataKind') as DataKind | undefined;
+  const data = encodeDataContent({
+    ...(block.data === undefined ? {} : { data: block.data }),
+    ...(block.url === undefined ? {} : { url: block.url }),
+    ...(kind === undefined ? {} : { kind }),
+  });
+  const asImage =
+    context.inUserMessage &&
+    readStringField(metadata, 'partType') !== 'file' &&
+    block.mediaType.startsWith('image/') &&
+    block.filename === undefined;
+  if (asImage) {
+    return {
+      type: 'image',
+      image: data,
+      ...(isFlagSet(metadata, 'mediaTypeOmitted') ? {} : { mediaType: block.mediaType }),
+      ...providerOptionsOf(metadata),
+    };
+  }
+  return {
+    type: 'file',
+    data,
+    ...(block.filename === undefined ? {} : { filename: block.filename }),
+    mediaType: block.mediaType,
+    ...providerOptionsOf(metadata),
+  };
+}
+
+function encodeReasoning(block: ThinkingBlock): AiSdkReasoningPart {
+  const metadata = readAiSdkMetadata(block);
+  const stored = providerOptionsOf(metadata).providerOptions;
+  const providerOptions = stored ?? deriveReasoningOptions(block, { fromGemini: block.providerMetadata?.gemini !== undefined });
+  return {
+    type: 'reasoning',
+    text: block.redacted === true ? (readStringField(metadata, 'text') ?? '') : block.thought,
+    ...(providerOptions === undefined ? {} : { providerOptions }),
+  };
+}
+
+function isContentItems(result: JsonValue): result is readonly AiSdkToolResultContentItem[] {
+  return Array.isArray(result) && result.every((item) => typeof item === 'object' && item !== null && typeof (item as { type?: unknown }).type === 'string');
+}
+
+/** The stored output type when it still fits the result (a strategy may have replaced it), else the derived one. */
+function outputTypeFor(block: ToolResponseBlock, metadata: AiSdkMetadata | undefined): AiSdkToolResultOutput['type'] {
+  const stored = readStringField(metadata, 'outputType');
+  const isString = typeof block.result === 'string';
+  switch (stored) {
+    case 'json':
+    case 'error-json':
+      return stored;
+    case 'text':
+    case 'error-text':
+    case 'execution-denied':
+      if (isString) return stored;
+      break;
+    case 'content':
+      if (isContentItems(block.result)) return stored;
+      break;
+  }
+  return deriveToolOutputType(block.result, { isError: block.isError === true });
+}
+
+function encodeToolResult(block: ToolResponseBlock): AiSdkToolResultPart {
+  const metadata = readAiSdkMetadata(block);
+  const outputOptions = readObjectField(metadata, 'outputProviderOptions');
+  const withOptions = outputOptions === undefined ? {} : { providerOptions: structuredClone(outputOptions) as AiSdkProviderOptions };
+  const result = structuredClone<JsonValue>(block.result);
+  const type = outputTypeFor(block, metadata);
+  let output: AiSdkToolResultOutput;
+  switch (type) {
+    case 'text':
+    case 'error-text':
+      output = { type, value: result as string, ...withOptions };
+      break;
+    case 'json':
+    case 'error-json':
+      output = { type, value: result, ...withOptions };
+      break;
+    case 'content':
+      output = { type, value: result as readonly AiSdkToolResultContentItem[] };
+      break;
+    case 'execution-denied':
+      output = { type, ...(isFlagSet(metadata, 'reasonOmitted') ? {} : { reason: result as string }), ...withOptions };
+      break;
+  }
+  return {
+    type: 'tool-result',
+    toolCallId: block.callId,
+    toolName: block.toolName,
+    output,
+    ...providerOptionsOf(metadata),
+  };
+}
+
+function encodeAssistantBlock(block: ContentBlock): AssistantPart | undefined {
+  const metadata = readAiSdkMetadata(block);
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text, ...providerOptionsOf(metadata) };
+    case 'media':
+      return encodeMedia(block, { inUserMessage: false }) as AiSdkFilePart;
+    case 'thinking':
+      return encodeReasoning(block);
+    case 'tool_call': {
+      const providerExecuted = metadata?.providerExecuted;
+      return {
+        type: 'tool-call',
+        toolCallId: block.id,
+        toolName: block.name,
+        input: structuredClone<JsonValue>(block.parameters),
+        ...providerOptionsOf(metadata),
+        ...(typeof providerExecuted === 'boolean' ? { providerExecuted } : {}),
+      };
+    }
+    case 'tool_response':
+      return encodeToolResult(block);
+  }
+}
+
+function encodeUserBlock(block: ContentBlock): UserPart | undefined {
+  if (block.type === 'text') return { type: 'text', text: block.text, ...providerOptionsOf(readAiSdkMetadata(block)) };
+  if (block.type === 'media') return encodeMedia(block, { inUserMessage: true });
+  return undefined;
+}
+
+/** A single plain text part is written as a string, as the AI SDK's own messages usually are. */
+function toContent<Part extends { readonly type: string; readonly providerOptions?: unknown }>(
+  parts: Part[],
+  metadata: AiSdkMetadata | undefined,
+): string | Part[] {
+  const [first] = parts;
+  if (parts.length === 1 && first?.type === 'text' && first.providerOptions === undefined && !isFlagSet(metadata, 'contentArray')) {
+    return (first as unknown as AiSdkTextPart).text;
+  }
+  return parts;
+}
+
+function encodeSystem(conversation: Conversation, losses: LossCollector): { system?: string; systemMessages: AiSdkModelMessage[] } {
+  const plain: string[] = [];
+  const systemMessages: AiSdkModelMessage[] = [];
+  (conversation.system ?? []).forEach((block, index) => {
+    losses.addForeignMetadata(block.providerMetadata, AI_SDK_METADATA_KEY, `system[${index}]`);
+    const metadata = readAiSdkMetadata(block);
+    if (isFlagSet(metadata, 'systemMessage')) systemMessages.push({ role: 'system', content: block.text, ...providerOptionsOf(metadata) });
+    else plain.push(block.text);
+  });
+  if (plain.length > 1) {
+    losses.add('system-blocks', {
+      type: 'lossy',
+      message: `${plain.length} system blocks were joined into one system string (blank line between)`,
+      path: 'system',
+    });
+  }
+  return { ...(plain.length === 0 ? {} : { system: plain.join('\n\n') }), systemMessages };
+}
+
+function encodeTools(conversation: Conversation, losses: LossCollector): Record<string, AiSdkToolDefinition> | undefined {
+  if (conversation.tools === undefined) return undefined;
+  const tools: Record<string, AiSdkToolDefinition> = {};
+  conversation.tools.forEach((tool, index) => {
+    const path = `tools[${index}]`;
+    losses.addForeignMetadata(tool.providerMetadata, AI_SDK_METADATA_KEY, path);
+    if (Object.hasOwn(tools, tool.name)) {
+      losses.add('duplicate-tool', { type: 'lossy', message: `tool ${tool.name} is defined twice; only the first was kept`, path });
+      return;
+    }
+    if (tool.inputSchema === undefined) {
+      losses.add('tool-schema', { type: 'other', message: 'a tool without input schema was given an empty object schema', path });
+    }
+    tools[tool.name] = {
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      inputSchema: structuredClone(tool.inputSchema ?? emptyObjectSchema),
+      ...providerOptionsOf(readAiSdkMetadata(tool)),
+    };
+  });
+  return tools;
+}
+
+/**
+ * Turns a canonical conversation into AI SDK prompt fields (see the codec for the mapping).
+ *
+ * @param conversation - A valid conversation; it is not modified.
+ * @returns The prompt fields and one warning per kind of loss.
+ */
+export function encodeAiSdkPrompt(conversation: Conversation): EncodeResult<AiSdkPrompt> {
+  const losses = new LossCollector();
+  losses.addForeignMetadata(conversation.providerMetadata, AI_SDK_METADATA_KEY, 'providerMetadata');
+  const { system, systemMessages } = encodeSystem(conversation, losses);
+  const messages: AiSdkModelMessage[] = [...systemMessages];
+
+  conversation.history.forEach((entry, entryIndex) => {
+    const entryPath = `history[${entryIndex}]`;
+    const metadata = readAiSdkMetadata(entry.metadata);
+    const { providerMetadata, ...facts } = entry.metadata ?? {};
+    losses.addForeignMetadata(providerMetadata, AI_SDK_METADATA_KEY, `${entryPath}.metadata`);
+    if (Object.keys(facts).length > 0) {
+      losses.add('entry-metadata', {
+        type: 'lossy',
+        message: `entry metadata (${Object.keys(facts).join(', ')}) has no place in a model message and was dropped`,
+        path: `${entryPath}.metadata`,
+      });
+    }
+    entry.blocks.forEach((block, blockIndex) =>
+      losses.addForeignMetadata(block.providerMetadata, AI_SDK_METADATA_KEY, `${entryPath}.blocks[${blockIndex}]`),
+    );
+    const messageOptions = providerOptionsOf(metadata);
+    const last = messages.at(-1);
+    const continues = isFlagSet(metadata, 'continuesMessage') && last?.role === 'assistant';
+
+    if (entry.speaker === 'human') {
+      if (readStringField(metadata, 'role') === 'system') {
+        const text = entry.blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n');
+        messages.push({ role: 'system', content: text, ...messageOptions });
+        return;
+      }
+      const parts = entry.blocks.flatMap((block) => encodeUserBlock(block) ?? []);
+      messages.push({ role: 'user', content: toContent(parts, metadata), ...messageOptions });
+      return;
+    }
+
+    if (entry.speaker === 'ai') {
+      const parts = entry.blocks.flatMap((block) => encodeAssistantBlock(block) ?? []);
+      if (continues) appendToAssistant(messages, parts, undefined);
+      else messages.push({ role: 'assistant', content: toContent(parts, metadata), ...messageOptions });
+      return;
+    }
+
+    const results = entry.blocks.flatMap((block) => (block.type === 'tool_response' ? [encodeToolResult(block)] : []));
+    const others = entry.blocks.flatMap((block, blockIndex) => {
+      if (block.type === 'tool_response') return [];
+      losses.add('tool-entry-content', {
+        type: 'lossy',
+        message: `a ${block.type} block of a tool entry was moved to a user message after the tool message`,
+        path: `${entryPath}.blocks[${blockIndex}]`,
+      });
+      return encodeUserBlock(block) ?? [];
+    });
+    if (continues) appendToAssistant(messages, results, readStringField(metadata, 'partOrder'));
+    else messages.push({ role: 'tool', content: results, ...messageOptions });
+    if (others.length > 0) messages.push({ role: 'user', content: others });
+  });
+
+  const tools = encodeTools(conversation, losses);
+  const value: AiSdkPrompt = {
+    ...(system === undefined ? {} : { system }),
+    messages,
+    ...(tools === undefined ? {} : { tools }),
+  };
+  return { value, warnings: losses.toWarnings() };
+}
+
+/**
+ * Appends parts to the last (assistant) message, turning string content into a text part first. `partOrder`
+ * (`a` for a part already there, `t` for an appended one) restores the interleaving decode recorded, when the
+ * counts still match.
+ */
+function appendToAssistant(messages: AiSdkModelMessage[], parts: readonly AssistantPart[], partOrder: string | undefined): void {
+  const last = messages.at(-1) as AiSdkAssistantMessage;
+  const existing: AssistantPart[] = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : [...last.content];
+  let content = [...existing, ...parts];
+  const appendedCount = partOrder?.split('').filter((mark) => mark === 't').length;
+  if (partOrder !== undefined && partOrder.length === content.length && appendedCount === parts.length) {
+    let existingIndex = 0;
+    let appendedIndex = 0;
+    content = partOrder.split('').map((mark) => (mark === 't' ? parts[appendedIndex++] : existing[existingIndex++]) as AssistantPart);
+  }
+  messages[messages.length - 1] = { ...last, content };
+}

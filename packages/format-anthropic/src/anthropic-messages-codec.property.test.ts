@@ -1,0 +1,43 @@
+import { findToolPairingProblems } from '@ctx/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { anthropicMessagesCodec } from './anthropic-messages-codec.js';
+import { anthropicRequest, foreignHistory } from './test-support/anthropic-arbitraries.js';
+import { deepFreeze } from './test-support/corpus.js';
+import { validateAnthropicRequest } from './validate-anthropic-request.js';
+
+describe('anthropicMessagesCodec (properties)', () => {
+  it('should give every generated request back exactly, without writing to it', () => {
+    fc.assert(
+      fc.property(anthropicRequest, (generated) => {
+        // structuredClone gives the generated (null-prototype) objects the prototype of parsed JSON.
+        const request = structuredClone(generated);
+        const input = deepFreeze(structuredClone(request));
+        const { conversation } = anthropicMessagesCodec.decode(input);
+        expect(anthropicMessagesCodec.encode(conversation).value).toStrictEqual(request);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('should encode a pair-valid history from another format as a request the API accepts', () => {
+    fc.assert(
+      fc.property(foreignHistory, (history) => {
+        expect(findToolPairingProblems(history)).toEqual([]);
+        const { value } = anthropicMessagesCodec.encode({ history });
+        expect(validateAnthropicRequest(value)).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('should encode deterministically', () => {
+    fc.assert(
+      fc.property(anthropicRequest, (request) => {
+        const { conversation } = anthropicMessagesCodec.decode(request);
+        expect(anthropicMessagesCodec.encode(conversation)).toStrictEqual(anthropicMessagesCodec.encode(conversation));
+      }),
+      { numRuns: 50 },
+    );
+  });
+});

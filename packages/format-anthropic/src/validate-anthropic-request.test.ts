@@ -1,0 +1,205 @@
+import { describe, expect, it } from 'vitest';
+import { validateAnthropicRequest } from './validate-anthropic-request.js';
+
+const readCall = { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a.ts' } };
+const readResult = { type: 'tool_result', tool_use_id: 'toolu_1', content: 'export {}' };
+
+function request(messages: unknown[], rest: object = {}) {
+  return { system: 'Be brief.', messages, tools: [{ name: 'read_file', input_schema: { type: 'object' } }], ...rest };
+}
+
+const validMessages = [
+  { role: 'user', content: 'Read a.ts' },
+  { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, readCall] },
+  { role: 'user', content: [readResult, { type: 'text', text: 'Fix it' }] },
+];
+
+/** The rule and path of each problem. */
+function problemsOf(value: unknown) {
+  return validateAnthropicRequest(value).map(({ rule, path }) => ({ rule, path }));
+}
+
+describe('validateAnthropicRequest', () => {
+  it('should accept a valid tool round', () => {
+    expect(validateAnthropicRequest(request(validMessages))).toEqual([]);
+  });
+
+  it('should report input that is not a request as schema problems', () => {
+    expect(problemsOf({ messages: [{ role: 'user' }] })).toEqual([{ rule: 'schema', path: 'messages[0].content' }]);
+  });
+
+  it('should report fields the API does not accept, such as a response message id', () => {
+    expect(problemsOf(request([{ role: 'user', content: 'hi', id: 'msg_1' }]))).toEqual([
+      { rule: 'extra-field', path: 'messages[0].id' },
+    ]);
+    expect(problemsOf(request([{ role: 'user', content: [{ type: 'text', text: 'hi', index: 0 }] }]))).toEqual([
+      { rule: 'extra-field', path: 'messages[0].content[0].index' },
+    ]);
+  });
+
+  it('should require at least one message, the first from the user', () => {
+    expect(problemsOf(request([]))).toEqual([{ rule: 'empty-messages', path: 'messages' }]);
+    expect(problemsOf(request([{ role: 'assistant', content: 'Hello' }]))).toEqual([
+      { rule: 'first-message-role', path: 'messages[0].role' },
+    ]);
+  });
+
+  it('should report consecutive messages of one role', () => {
+    expect(
+      problemsOf(
+        request([
+          { role: 'user', content: 'a' },
+          { role: 'user', content: 'b' },
+        ]),
+      ),
+    ).toEqual([{ rule: 'roles-not-alternating', path: 'messages[1].role' }]);
+  });
+
+  it('should report empty content except in a final assistant message', () => {
+    expect(problemsOf(request([{ role: 'user', content: [] }]))).toEqual([
+      { rule: 'empty-content', path: 'messages[0].content' },
+    ]);
+    expect(
+      problemsOf(
+        request([
+          { role: 'user', content: 'a' },
+          { role: 'assistant', content: '' },
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
+  it('should report empty and whitespace-only text blocks', () => {
+    expect(
+      problemsOf(
+        request([
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: ' \n' },
+              { type: 'text', text: 'x' },
+            ],
+          },
+        ]),
+      ),
+    ).toEqual([{ rule: 'empty-text', path: 'messages[0].content[0].text' }]);
+  });
+
+  it('should report trailing whitespace in a final assistant message', () => {
+    expect(
+      problemsOf(
+        request([
+          { role: 'user', content: 'a' },
+          { role: 'assistant', content: 'The answer is ' },
+        ]),
+      ),
+    ).toEqual([{ rule: 'trailing-whitespace', path: 'messages[1].content' }]);
+  });
+
+  it('should report blocks in a role that cannot hold them', () => {
+    expect(
+      problemsOf(request([{ role: 'user', content: [{ type: 'thinking', thinking: 'x', signature: 's' }] }])),
+    ).toEqual([{ rule: 'block-not-allowed', path: 'messages[0].content[0].type' }]);
+  });
+
+  it('should report a tool_use without a tool_result in the next message', () => {
+    expect(problemsOf(request([validMessages[0], validMessages[1], { role: 'user', content: 'never mind' }]))).toEqual([
+      { rule: 'unanswered-tool-use', path: 'messages[1].content[1]' },
+    ]);
+  });
+
+  it('should report a tool_result that answers nothing in the previous message', () => {
+    expect(
+      problemsOf(
+        request([validMessages[0], { role: 'assistant', content: 'ok' }, { role: 'user', content: [readResult] }]),
+      ),
+    ).toEqual([{ rule: 'orphan-tool-result', path: 'messages[2].content[0].tool_use_id' }]);
+  });
+
+  it('should report a tool answered twice and a tool_result after text', () => {
+    expect(
+      problemsOf(
+        request([
+          validMessages[0],
+          validMessages[1],
+          { role: 'user', content: [{ type: 'text', text: 'x' }, readResult, readResult] },
+        ]),
+      ),
+    ).toEqual([
+      { rule: 'tool-result-not-first', path: 'messages[2].content[1]' },
+      { rule: 'duplicate-tool-result', path: 'messages[2].content[2].tool_use_id' },
+      { rule: 'tool-result-not-first', path: 'messages[2].content[2]' },
+    ]);
+  });
+
+  it('should check tool pairing across consecutive messages of one role as one turn', () => {
+    const secondCall = { ...readCall, id: 'toolu_2' };
+    expect(
+      problemsOf(
+        request([
+          validMessages[0],
+          { role: 'assistant', content: [readCall] },
+          { role: 'assistant', content: [secondCall] },
+          { role: 'user', content: [readResult] },
+          { role: 'user', content: [{ ...readResult, tool_use_id: 'toolu_2' }] },
+        ]),
+      ),
+    ).toEqual([
+      { rule: 'roles-not-alternating', path: 'messages[2].role' },
+      { rule: 'roles-not-alternating', path: 'messages[4].role' },
+    ]);
+  });
+
+  it('should report duplicate tool_use ids, malformed ids and non-object input', () => {
+    expect(
+      problemsOf(
+        request([
+          validMessages[0],
+          { role: 'assistant', content: [readCall, { ...readCall, id: 'toolu 2', input: 'a.ts' }, readCall] },
+          {
+            role: 'user',
+            content: [readResult, { ...readResult, tool_use_id: 'toolu 2' }],
+          },
+        ]),
+      ),
+    ).toEqual([
+      { rule: 'tool-use-id-format', path: 'messages[1].content[1].id' },
+      { rule: 'tool-use-input', path: 'messages[1].content[1].input' },
+      { rule: 'duplicate-tool-use-id', path: 'messages[1].content[2].id' },
+    ]);
+  });
+
+  it('should report image media types the API does not read', () => {
+    expect(
+      problemsOf(
+        request([
+          {
+            role: 'user',
+            content: [{ type: 'image', source: { type: 'base64', media_type: 'image/bmp', data: 'Qk0=' } }],
+          },
+        ]),
+      ),
+    ).toEqual([{ rule: 'image-media-type', path: 'messages[0].content[0].source.media_type' }]);
+  });
+
+  it('should allow four cache_control breakpoints and report the fifth', () => {
+    const cached = { type: 'text', text: 'x', cache_control: { type: 'ephemeral' } };
+    expect(problemsOf(request([{ role: 'user', content: [cached, cached, cached, cached] }]))).toEqual([]);
+    expect(problemsOf(request([{ role: 'user', content: [cached, cached, cached, cached, cached] }]))).toEqual([
+      { rule: 'too-many-cache-breakpoints', path: 'messages[0].content[4].cache_control' },
+    ]);
+  });
+
+  it('should report tool names the API rejects and duplicates', () => {
+    const tools = [
+      { name: 'read file', input_schema: { type: 'object' } },
+      { name: 'grep', input_schema: { type: 'object' } },
+      { name: 'grep', input_schema: { type: 'object' } },
+      { type: 'web_search_20250305', name: 'web_search' },
+    ];
+    expect(problemsOf(request([{ role: 'user', content: 'hi' }], { tools }))).toEqual([
+      { rule: 'tool-name-format', path: 'tools[0].name' },
+      { rule: 'duplicate-tool-name', path: 'tools[2].name' },
+    ]);
+  });
+});

@@ -1,0 +1,31 @@
+import { findToolPairingProblems } from '@ctx/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { openAIChatCodec } from './openai-chat-codec.js';
+import { deepFreeze } from './test-support/corpus.js';
+import { foreignHistory, openAIRequest } from './test-support/openai-arbitraries.js';
+import { validateOpenAIRequest } from './validate-openai-request.js';
+
+describe('openAIChatCodec (properties)', () => {
+  it('should give every generated request back exactly, without writing to it', () => {
+    fc.assert(
+      fc.property(openAIRequest, (generated) => {
+        // structuredClone gives the generated (null-prototype) objects the prototype of parsed JSON.
+        const request = structuredClone(generated);
+        const { conversation } = openAIChatCodec.decode(deepFreeze(structuredClone(request)));
+        expect(openAIChatCodec.encode(conversation).value).toStrictEqual(request);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('should encode a pair-valid history from another format as a request the API accepts', () => {
+    fc.assert(
+      fc.property(foreignHistory, (history) => {
+        expect(findToolPairingProblems(history)).toEqual([]);
+        expect(validateOpenAIRequest(openAIChatCodec.encode({ history }).value)).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

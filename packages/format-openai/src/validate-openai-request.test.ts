@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { validateOpenAIRequest } from './validate-openai-request.js';
+
+const toolCall = (id: string) => ({ id, type: 'function', function: { name: 'read_file', arguments: '{}' } });
+const callMessage = (...ids: string[]) => ({ role: 'assistant', content: null, tool_calls: ids.map(toolCall) });
+const toolMessage = (id: string) => ({ role: 'tool', tool_call_id: id, content: 'ok' });
+
+function request(messages: unknown[], rest: object = {}) {
+  return {
+    messages,
+    tools: [{ type: 'function', function: { name: 'read_file', parameters: { type: 'object' } } }],
+    ...rest,
+  };
+}
+
+/** The rule and path of each problem. */
+function problemsOf(value: unknown) {
+  return validateOpenAIRequest(value).map(({ rule, path }) => ({ rule, path }));
+}
+
+describe('validateOpenAIRequest', () => {
+  it('should accept a valid tool round', () => {
+    expect(
+      validateOpenAIRequest(
+        request([
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: 'read' },
+          callMessage('a', 'b'),
+          toolMessage('a'),
+          toolMessage('b'),
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
+  it('should report input that is not a request as schema problems', () => {
+    expect(problemsOf({ messages: [{ role: 'robot', content: 'x' }] })).toEqual([
+      { rule: 'schema', path: 'messages[0].role' },
+    ]);
+  });
+
+  it('should report fields the API does not accept, such as a trajectory thought', () => {
+    expect(problemsOf(request([{ role: 'user', content: 'x', agent: 'main' }]))).toEqual([
+      { rule: 'extra-field', path: 'messages[0].agent' },
+    ]);
+    expect(problemsOf(request([{ role: 'user', content: [{ type: 'text', text: 'x', cache_control: {} }] }]))).toEqual([
+      { rule: 'extra-field', path: 'messages[0].content[0].cache_control' },
+    ]);
+  });
+
+  it('should require at least one message', () => {
+    expect(problemsOf(request([]))).toEqual([{ rule: 'empty-messages', path: 'messages' }]);
+  });
+
+  it('should report a tool message without tool_call_id', () => {
+    expect(problemsOf(request([callMessage('a'), { role: 'tool', content: 'ok', tool_call_ids: ['a'] }]))).toEqual([
+      { rule: 'extra-field', path: 'messages[1].tool_call_ids' },
+      { rule: 'missing-tool-call-id', path: 'messages[1].tool_call_id' },
+      { rule: 'unanswered-tool-call', path: 'messages[0].tool_calls[0]' },
+    ]);
+  });
+
+  it('should report a tool message that answers no call of the assistant message before its run', () => {
+    expect(problemsOf(request([{ role: 'user', content: 'x' }, toolMessage('a')]))).toEqual([
+      { rule: 'orphan-tool-message', path: 'messages[1].tool_call_id' },
+    ]);
+    expect(
+      problemsOf(request([callMessage('a'), toolMessage('a'), { role: 'user', content: 'x' }, toolMessage('a')])),
+    ).toEqual([{ rule: 'orphan-tool-message', path: 'messages[3].tool_call_id' }]);
+  });
+
+  it('should report a tool call answered twice, or not at all before the next message', () => {
+    expect(problemsOf(request([callMessage('a'), toolMessage('a'), toolMessage('a')]))).toEqual([
+      { rule: 'duplicate-tool-message', path: 'messages[2].tool_call_id' },
+    ]);
+    expect(problemsOf(request([callMessage('a'), callMessage('b'), toolMessage('a'), toolMessage('b')]))).toEqual([
+      { rule: 'unanswered-tool-call', path: 'messages[0].tool_calls[0]' },
+      { rule: 'orphan-tool-message', path: 'messages[2].tool_call_id' },
+    ]);
+  });
+
+  it('should report tool call ids used twice', () => {
+    expect(problemsOf(request([callMessage('a'), toolMessage('a'), callMessage('a'), toolMessage('a')]))).toEqual([
+      { rule: 'duplicate-tool-call-id', path: 'messages[2].tool_calls[0].id' },
+    ]);
+  });
+
+  it('should report an assistant message with neither content nor calls', () => {
+    expect(
+      problemsOf(
+        request([
+          { role: 'user', content: 'x' },
+          { role: 'assistant', content: null },
+        ]),
+      ),
+    ).toEqual([{ rule: 'empty-assistant', path: 'messages[1].content' }]);
+  });
+
+  it('should report empty content arrays and parts a role cannot hold', () => {
+    expect(
+      problemsOf(
+        request([
+          { role: 'user', content: [] },
+          { role: 'system', content: [{ type: 'image_url', image_url: { url: 'https://x.test/a.png' } }] },
+          {
+            role: 'tool',
+            tool_call_id: 'a',
+            content: [{ type: 'image_url', image_url: { url: 'https://x.test/a.png' } }],
+          },
+        ]),
+      ),
+    ).toEqual([
+      { rule: 'empty-content', path: 'messages[0].content' },
+      { rule: 'part-not-allowed', path: 'messages[1].content[0].type' },
+      { rule: 'part-not-allowed', path: 'messages[2].content[0].type' },
+      { rule: 'orphan-tool-message', path: 'messages[2].tool_call_id' },
+    ]);
+  });
+
+  it('should report audio formats and image URLs the API does not read', () => {
+    expect(
+      problemsOf(
+        request([
+          {
+            role: 'user',
+            content: [
+              { type: 'input_audio', input_audio: { data: 'x', format: 'ogg' } },
+              { type: 'image_url', image_url: { url: 'ftp://x.test/a.png' } },
+              { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBO' } },
+            ],
+          },
+        ]),
+      ),
+    ).toEqual([
+      { rule: 'audio-format', path: 'messages[0].content[0].input_audio.format' },
+      { rule: 'image-url', path: 'messages[0].content[1].image_url.url' },
+    ]);
+  });
+
+  it('should report tool names the API rejects and duplicates', () => {
+    const tools = [
+      { type: 'function', function: { name: 'read file' } },
+      { type: 'function', function: { name: 'grep' } },
+      { type: 'custom', custom: { name: 'grep' } },
+    ];
+    expect(problemsOf(request([{ role: 'user', content: 'x' }], { tools }))).toEqual([
+      { rule: 'tool-name-format', path: 'tools[0].function.name' },
+      { rule: 'duplicate-tool-name', path: 'tools[2].custom.name' },
+    ]);
+  });
+});

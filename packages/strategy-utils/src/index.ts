@@ -1,0 +1,41 @@
+// Tool semantics
+export {
+  emptySemantics,
+  type FileAccess,
+  type LineRange,
+  type ToolCallKind,
+  type ToolCallSemantics,
+} from './tool-call-semantics.js';
+export { classifyToolCall, type ClassifyToolCallOptions } from './classify-tool-call.js';
+export {
+  classifyToolResult,
+  type ToolErrorMarker,
+  type ToolResultClassification,
+} from './classify-tool-result.js';
+export {
+  classifyHistoryToolCalls,
+  type ClassifiedToolCall,
+  type ClassifiedToolResponse,
+  type ClassifyHistoryToolCallsOptions,
+} from './classify-history-tool-calls.js';
+export {
+  createToolSemanticsRegistry,
+  type ToolCallClassifier,
+  type ToolClassificationOptions,
+  type ToolClassifierContext,
+  type ToolNameMatcher,
+  type ToolSemanticsRegistry,
+  type ToolSemanticsRegistryOptions,
+} from './tool-semantics-registry.js';
+export { classifyShellCommand, type ShellCommandOptions } from './shell/classify-shell-command.js';
+export { toolResultText } from './tool-result-text.js';
+
+// Paths
+export { isAbsoluteToolPath, normalizeToolPath } from './normalize-tool-path.js';
+
+// Todos
+export { extractActiveTodos, type ExtractActiveTodosOptions } from './extract-active-todos.js';
+
+// Turns
+export { listAssistantTurns, type AssistantTurn } from './assistant-turns.js';
+export { findSafeCutIndices, isSafeCutIndex } from './safe-cut-indices.js';

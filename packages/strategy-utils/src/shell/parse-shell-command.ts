@@ -1,0 +1,367 @@
+/** One word of a shell command after quote removal. */
+export interface ShellWord {
+  /** The word with quotes removed; expansions (`$X`, `$(…)`, `` `…` ``) are kept as written. */
+  readonly text: string;
+  /** True when the word holds an expansion, so its value is unknown without running the shell. */
+  readonly dynamic: boolean;
+  /** True when the word holds an unquoted glob character (`*`, `?`, `[`). */
+  readonly glob: boolean;
+}
+
+/** Redirection operators, as written. */
+export type ShellRedirectOperator =
+  | '<'
+  | '>'
+  | '>>'
+  | '>|'
+  | '<>'
+  | '&>'
+  | '&>>'
+  | '>&'
+  | '<&'
+  | '<<'
+  | '<<-'
+  | '<<<';
+
+/** A redirection such as `> out.txt`, `2>&1`, `< in.txt` or a here-document. */
+export interface ShellRedirect {
+  /** The explicit file descriptor (`2` in `2>file`), if written. */
+  readonly fd?: number;
+  readonly operator: ShellRedirectOperator;
+  /** The file, descriptor, here-document delimiter or here-string. */
+  readonly target?: ShellWord;
+  /** The body of a here-document (`<<EOF … EOF`): content, never commands. */
+  readonly heredoc?: string;
+}
+
+/** One simple command: its words (name first) and redirections. */
+export interface ShellSimpleCommand {
+  readonly words: readonly ShellWord[];
+  readonly redirects: readonly ShellRedirect[];
+}
+
+/**
+ * A flat view of a command line: pipelines in order (separated by `;`, `&&`, `||`, `&` or newlines), and the
+ * boundaries of `( … )` subshells, whose `cd` does not outlive them.
+ */
+export type ShellItem =
+  | { readonly type: 'pipeline'; readonly commands: readonly ShellSimpleCommand[] }
+  | { readonly type: 'subshell-start' }
+  | { readonly type: 'subshell-end' };
+
+interface MutableRedirect {
+  fd?: number;
+  operator: ShellRedirectOperator;
+  target?: ShellWord;
+  heredoc?: string;
+}
+
+const redirectPattern = /(\d*)(&>>|&>|<<<|<<-|<<|<>|<&|>>|>\||>&|<|>)/y;
+
+function isBlank(character: string | undefined): boolean {
+  return character === ' ' || character === '\t' || character === '\r';
+}
+
+function endsWord(character: string | undefined): boolean {
+  return (
+    character === undefined ||
+    isBlank(character) ||
+    character === '\n' ||
+    character === ';' ||
+    character === '&' ||
+    character === '|' ||
+    character === '(' ||
+    character === ')' ||
+    character === '<' ||
+    character === '>'
+  );
+}
+
+/**
+ * A small, total parser for the shell commands agents run: it splits a command line into pipelines and simple
+ * commands, removes quotes, keeps redirections and here-document bodies apart from the commands, and never throws
+ * (unbalanced quotes run to the end of the input). It does not expand anything: words that need expansion are
+ * marked `dynamic`. Linear in the length of the input.
+ */
+export function parseShellCommand(source: string): ShellItem[] {
+  const items: ShellItem[] = [];
+  let pipeline: ShellSimpleCommand[] = [];
+  let words: ShellWord[] = [];
+  let redirects: MutableRedirect[] = [];
+  let pendingHeredocs: MutableRedirect[] = [];
+  let index = 0;
+  const length = source.length;
+
+  const endCommand = () => {
+    if (words.length > 0 || redirects.length > 0) pipeline.push({ words, redirects });
+    words = [];
+    redirects = [];
+  };
+  const endPipeline = () => {
+    endCommand();
+    if (pipeline.length > 0) items.push({ type: 'pipeline', commands: pipeline });
+    pipeline = [];
+  };
+
+  /** Index just after the `)` matching the `(` at `start`, honouring quotes; the input's end if unbalanced. */
+  const skipBalanced = (start: number): number => {
+    let depth = 0;
+    let position = start;
+    while (position < length) {
+      const character = source[position];
+      if (character === '\\') {
+        position += 2;
+        continue;
+      }
+      if (character === "'") {
+        const close = source.indexOf("'", position + 1);
+        position = close === -1 ? length : close + 1;
+        continue;
+      }
+      if (character === '"') {
+        position = skipDoubleQuoted(position + 1);
+        continue;
+      }
+      if (character === '(') depth++;
+      else if (character === ')') {
+        depth--;
+        if (depth === 0) return position + 1;
+      }
+      position++;
+    }
+    return length;
+  };
+
+  /** Index just after the `"` closing a double-quoted string whose content starts at `start`. */
+  const skipDoubleQuoted = (start: number): number => {
+    let position = start;
+    while (position < length) {
+      const character = source[position];
+      if (character === '\\') position += 2;
+      else if (character === '"') return position + 1;
+      else position++;
+    }
+    return length;
+  };
+
+  /** Index just after the backtick closing a command substitution whose content starts at `start`. */
+  const skipBacktick = (start: number): number => {
+    let position = start;
+    while (position < length) {
+      const character = source[position];
+      if (character === '\\') position += 2;
+      else if (character === '`') return position + 1;
+      else position++;
+    }
+    return length;
+  };
+
+  const readWord = (): ShellWord => {
+    const parts: string[] = [];
+    let dynamic = false;
+    let glob = false;
+    while (index < length && !endsWord(source[index])) {
+      const character = source[index] as string;
+      if (character === "'") {
+        const close = source.indexOf("'", index + 1);
+        const end = close === -1 ? length : close;
+        parts.push(source.slice(index + 1, end));
+        index = end + 1;
+      } else if (character === '"') {
+        index++;
+        while (index < length && source[index] !== '"') {
+          const inner = source[index] as string;
+          if (inner === '\\') {
+            const next = source[index + 1];
+            if (next === '\n') index += 2;
+            else if (next === '"' || next === '\\' || next === '$' || next === '`') {
+              parts.push(next);
+              index += 2;
+            } else {
+              parts.push(inner);
+              index++;
+            }
+          } else if (inner === '$' && source[index + 1] === '(') {
+            dynamic = true;
+            const end = skipBalanced(index + 1);
+            parts.push(source.slice(index, end));
+            index = end;
+          } else if (inner === '`') {
+            dynamic = true;
+            const end = skipBacktick(index + 1);
+            parts.push(source.slice(index, end));
+            index = end;
+          } else {
+            if (inner === '$' && /[A-Za-z_{@*#?$!0-9-]/.test(source[index + 1] ?? '')) dynamic = true;
+            parts.push(inner);
+            index++;
+          }
+        }
+        index++;
+      } else if (character === '\\') {
+        const next = source[index + 1];
+        if (next !== '\n' && next !== undefined) parts.push(next);
+        index += 2;
+      } else if (character === '$') {
+        const next = source[index + 1];
+        if (next === '(') {
+          dynamic = true;
+          const end = skipBalanced(index + 1);
+          parts.push(source.slice(index, end));
+          index = end;
+        } else if (next === "'") {
+          // ANSI-C quoting: $'…' with backslash escapes; the value is literal.
+          let position = index + 2;
+          while (position < length && source[position] !== "'") {
+            if (source[position] === '\\') {
+              const escaped = source[position + 1] ?? '';
+              parts.push(escaped === 'n' ? '\n' : escaped === 't' ? '\t' : escaped);
+              position += 2;
+            } else {
+              parts.push(source[position] as string);
+              position++;
+            }
+          }
+          index = position + 1;
+        } else if (next === '{') {
+          dynamic = true;
+          const close = source.indexOf('}', index + 2);
+          const end = close === -1 ? length : close + 1;
+          parts.push(source.slice(index, end));
+          index = end;
+        } else {
+          if (next !== undefined && /[A-Za-z_@*#?$!0-9-]/.test(next)) dynamic = true;
+          parts.push(character);
+          index++;
+        }
+      } else if (character === '`') {
+        dynamic = true;
+        const end = skipBacktick(index + 1);
+        parts.push(source.slice(index, end));
+        index = end;
+      } else {
+        if (character === '*' || character === '?' || character === '[') glob = true;
+        parts.push(character);
+        index++;
+      }
+    }
+    return { text: parts.join(''), dynamic, glob };
+  };
+
+  const readHeredocBodies = () => {
+    for (const heredoc of pendingHeredocs) {
+      const delimiter = heredoc.target?.text ?? '';
+      const stripTabs = heredoc.operator === '<<-';
+      const lines: string[] = [];
+      let closed = false;
+      while (index < length) {
+        const newline = source.indexOf('\n', index);
+        const end = newline === -1 ? length : newline;
+        const rawLine = source.slice(index, end);
+        index = end + 1;
+        const line = (stripTabs ? rawLine.replace(/^\t+/, '') : rawLine).replace(/\r$/, '');
+        if (line === delimiter) {
+          closed = true;
+          break;
+        }
+        lines.push(rawLine);
+      }
+      if (!closed) index = length;
+      heredoc.heredoc = lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+    }
+    pendingHeredocs = [];
+  };
+
+  const skipBlanks = () => {
+    while (index < length && isBlank(source[index])) index++;
+  };
+
+  while (index < length) {
+    const character = source[index];
+    if (isBlank(character)) {
+      index++;
+      continue;
+    }
+    if (character === '\\' && source[index + 1] === '\n') {
+      index += 2;
+      continue;
+    }
+    if (character === '\n') {
+      endPipeline();
+      index++;
+      if (pendingHeredocs.length > 0) readHeredocBodies();
+      continue;
+    }
+    if (character === '#') {
+      const newline = source.indexOf('\n', index);
+      index = newline === -1 ? length : newline;
+      continue;
+    }
+    if (character === ';') {
+      endPipeline();
+      index++;
+      continue;
+    }
+    if (character === '|') {
+      if (source[index + 1] === '|') {
+        endPipeline();
+        index += 2;
+      } else {
+        endCommand();
+        index += source[index + 1] === '&' ? 2 : 1;
+      }
+      continue;
+    }
+    if (character === '&' && source[index + 1] !== '>') {
+      endPipeline();
+      index += source[index + 1] === '&' ? 2 : 1;
+      continue;
+    }
+    if (character === '(') {
+      if (source[index + 1] === '(') {
+        // Arithmetic `(( … ))`: no command, no file.
+        endPipeline();
+        index = skipBalanced(index);
+        continue;
+      }
+      endPipeline();
+      items.push({ type: 'subshell-start' });
+      index++;
+      continue;
+    }
+    if (character === ')') {
+      endPipeline();
+      items.push({ type: 'subshell-end' });
+      index++;
+      continue;
+    }
+
+    redirectPattern.lastIndex = index;
+    const redirect = redirectPattern.exec(source);
+    const processSubstitution =
+      redirect !== null &&
+      redirect[1] === '' &&
+      (redirect[2] === '<' || redirect[2] === '>') &&
+      source[index + 1] === '(';
+    if (redirect !== null && !processSubstitution) {
+      index = redirectPattern.lastIndex;
+      const operator = redirect[2] as ShellRedirectOperator;
+      const parsed: MutableRedirect = { operator };
+      if (redirect[1] !== '') parsed.fd = Number(redirect[1]);
+      skipBlanks();
+      if (!endsWord(source[index])) parsed.target = readWord();
+      if (operator === '<<' || operator === '<<-') pendingHeredocs.push(parsed);
+      redirects.push(parsed);
+      continue;
+    }
+    if (processSubstitution) {
+      const end = skipBalanced(index + 1);
+      words.push({ text: source.slice(index, end), dynamic: true, glob: false });
+      index = end;
+      continue;
+    }
+    words.push(readWord());
+  }
+  endPipeline();
+  return items;
+}
