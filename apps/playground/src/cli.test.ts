@@ -71,7 +71,7 @@ describe('ctx compare', () => {
 
   it('should give one clear line and exit 1 for a missing file, bad JSON or an invalid history', async () => {
     const missing = await ctx('compare', '/nonexistent/session.json');
-    expect(missing).toMatchObject({ code: 1, stderr: 'ctx: /nonexistent/session.json: no such file' });
+    expect(missing).toMatchObject({ code: 1, stderr: 'ctx: /nonexistent/session.json: no such file or directory' });
 
     const badJson = await ctx('compare', await tempFile('bad.json', '{ not json'));
     expect(badJson.code).toBe(1);
@@ -85,8 +85,9 @@ describe('ctx compare', () => {
     expect(invalid.stderr).toMatch(/^ctx: .*invalid\.json: history\[0\]\.speaker: /);
     expect(invalid.stderr.split('\n')).toHaveLength(1);
 
-    const jsonl = await ctx('compare', await tempFile('session.jsonl', '{}\n'));
-    expect(jsonl.stderr).toMatch(/not readable yet/);
+    const unknown = await ctx('compare', await tempFile('unknown.json', JSON.stringify({ hello: 'world' })));
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^ctx: .*unknown\.json: unknown format; expected ctx\.conversation\.v1, a trajectory/);
   });
 
   it('should reject bad arguments with a usage error or one line', async () => {
@@ -129,6 +130,6 @@ describe('ctx strategies / settings / conformance', () => {
   it('should print help with exit code 0', async () => {
     const { code, stdout } = await ctx('--help');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/compare \[options\] \[files\.\.\.\]/);
+    expect(stdout).toMatch(/compare \[options\] \[paths\.\.\.\]/);
   });
 });

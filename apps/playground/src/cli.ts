@@ -3,9 +3,10 @@ import { CtxError } from '@ctx/core';
 import { CliError, processIo, type CliIo } from './cli-io.js';
 import { runCompareCommand } from './commands/compare-command.js';
 import { runConformanceCommand } from './commands/conformance-command.js';
+import { runInspectCommand } from './commands/inspect-command.js';
 import { runSettingsCommand } from './commands/settings-command.js';
 import { runStrategiesCommand } from './commands/strategies-command.js';
-import { TranscriptLoadError } from './load-transcript.js';
+import { TranscriptLoadError } from './read-transcripts.js';
 import { tokenizerNames, type TokenizerName } from './tokenizers.js';
 
 function parseNumber(value: string): number {
@@ -35,7 +36,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   program
     .command('compare')
     .description('Run each strategy on each transcript and print tokens before → after, reduction, pairing validity and time. Without a file: the built-in demo session.')
-    .argument('[files...]', 'transcripts (ctx.conversation.v1 JSON)')
+    .argument('[paths...]', 'transcript files or directories (Claude Code, trajectories, provider messages, ctx JSON)')
     .option('--strategies <names>', 'comma-separated strategy names (default: every installed strategy)')
     .option('--window <tokens>', "context window to compress for (default: the transcript's own size)", parseNumber)
     .option('--threshold <fraction>', "compression threshold in (0, 1] (default: each strategy's own)", parseNumber)
@@ -44,6 +45,16 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     .option('--json', 'print JSON instead of a table', false)
     .action(async (files: string[], options: { strategies?: string; window?: number; threshold?: number; tokenizer: TokenizerName; runs: number; json: boolean }) => {
       exitCode = await runCompareCommand(files, options, io);
+    });
+
+  program
+    .command('inspect')
+    .description('Show what transcripts contain: format, entries, tool calls by kind, tokens, epochs and compactions, orphans, sidechains, files read and written.')
+    .argument('<paths...>', 'transcript files or directories')
+    .addOption(new Option('--tokenizer <name>', 'tokenizer').choices(tokenizerNames).default('gpt-tokenizer'))
+    .option('--json', 'print JSON: one object per transcript', false)
+    .action(async (paths: string[], options: { json: boolean; tokenizer: TokenizerName }) => {
+      exitCode = await runInspectCommand(paths, options, io);
     });
 
   program

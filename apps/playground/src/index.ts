@@ -7,5 +7,12 @@ export {
   type StrategyComparison,
 } from './compare-strategies.js';
 export { demoTranscriptPath } from './demo-transcript.js';
-export { loadTranscript, TranscriptLoadError } from './load-transcript.js';
+export {
+  readTranscriptFile,
+  readTranscripts,
+  TranscriptLoadError,
+  type LoadedTranscript,
+  type TranscriptFormat,
+  type TranscriptView,
+} from './read-transcripts.js';
 export { strategyCatalog, type CatalogEntry } from './strategy-catalog.js';

@@ -3,13 +3,13 @@ import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findCorpusDirectory, listTranscriptFiles } from './corpus.js';
 import { demoTranscriptPath } from './demo-transcript.js';
-import { loadTranscript } from './load-transcript.js';
+import { readTranscriptFile } from './read-transcripts.js';
 import { createTokenizer } from './tokenizers.js';
 
 describe('createTokenizer', () => {
   it('should give identical o200k counts from gpt-tokenizer and tiktoken on every demo text', async () => {
-    const conversation = await loadTranscript(demoTranscriptPath);
-    const texts = conversation.history.flatMap((entry) =>
+    const [demo] = await readTranscriptFile(demoTranscriptPath);
+    const texts = (demo?.conversation.history ?? []).flatMap((entry) =>
       entry.blocks.flatMap((block) => {
         if (block.type === 'text') return [block.text];
         if (block.type === 'tool_response') return [typeof block.result === 'string' ? block.result : JSON.stringify(block.result)];

@@ -1,17 +1,9 @@
 import { InvalidFormatError, findToolPairingProblems, parseConversation, type Conversation } from '@ctx/core';
+import { claudeCodeLikeConversation, deepFreeze, parallelSameFunctionConversation } from '@ctx/format-utils/testing';
 import { describe, expect, it } from 'vitest';
 import { aiSdkCodec } from './ai-sdk-codec.js';
 import type { AiSdkModelMessage, AiSdkPrompt } from './ai-sdk-prompt.js';
-import { claudeCodeLikeConversation, parallelSameFunctionConversation } from './test-support/cross-format-conversations.js';
 import { validateAiSdkMessages } from './validate-ai-sdk-messages.js';
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    Object.freeze(value);
-    for (const item of Object.values(value)) deepFreeze(item);
-  }
-  return value;
-}
 
 const roundTrip = (prompt: AiSdkPrompt) => aiSdkCodec.encode(aiSdkCodec.decode(prompt).conversation).value;
 const history = (messages: AiSdkModelMessage[]) => aiSdkCodec.decode({ messages }).conversation.history;

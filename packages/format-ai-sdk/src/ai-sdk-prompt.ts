@@ -1,4 +1,5 @@
-import { InvalidFormatError, isJsonValue, type JsonValue, type ValidationIssue } from '@ctx/core';
+import { isJsonValue, jsonValueSchema, type JsonValue } from '@ctx/core';
+import { parseNativeValue, type SchemaIssueOptions } from '@ctx/format-utils';
 import { z } from 'zod';
 
 /*
@@ -143,10 +144,6 @@ export interface AiSdkPrompt {
   readonly tools?: { readonly [name: string]: AiSdkToolDefinition };
 }
 
-const jsonValueSchema = z.custom<JsonValue>(isJsonValue, {
-  message: 'Expected a JSON value (string, finite number, boolean, null, array or plain object)',
-});
-
 /** Schema of {@link AiSdkProviderOptions}. */
 export const aiSdkProviderOptionsSchema = z.record(z.string(), z.record(z.string(), jsonValueSchema));
 const providerOptions = aiSdkProviderOptionsSchema.optional();
@@ -271,48 +268,12 @@ export const aiSdkPromptSchema = z.strictObject({
   tools: z.record(z.string(), aiSdkToolDefinitionSchema).optional(),
 }) satisfies z.ZodType<AiSdkPrompt>;
 
-function formatPath(path: readonly PropertyKey[]): string {
-  let result = '';
-  for (const key of path) {
-    if (typeof key === 'number') result += `[${key}]`;
-    else result += result === '' ? String(key) : `.${String(key)}`;
-  }
-  return result;
-}
-
 /**
- * Issues with their paths. For a union that failed (e.g. content that is neither a string nor a valid part list),
- * the issues of the branch that got furthest into the input are reported: they name the part that is wrong.
- */
-function collectIssues(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): ValidationIssue[] {
-  return issues.flatMap((issue) => {
-    const path = [...prefix, ...issue.path];
-    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-      const depth = (branch: readonly z.core.$ZodIssue[]) => Math.max(...branch.map((item) => item.path.length));
-      const deepest = issue.errors.reduce((best, branch) => (depth(branch) > depth(best) ? branch : best));
-      if (depth(deepest) > 0) return collectIssues(deepest, path);
-    }
-    return [{ path: formatPath(path), message: issue.message }];
-  });
-}
-
-/**
- * Structural issues of a prompt, or the prompt. Used by {@link parseAiSdkPrompt} and the validator.
+ * How structural issues are reported: for a union that failed (e.g. content that is neither a string nor a valid part
+ * list), the issues of the branch that got furthest into the input, which name the part that is wrong.
  * @internal
  */
-export function findAiSdkSchemaIssues(
-  input: unknown,
-): { readonly prompt: AiSdkPrompt } | { readonly issues: readonly ValidationIssue[]; readonly cause: unknown } {
-  const result = aiSdkPromptSchema.safeParse(input);
-  if (!result.success) {
-    return {
-      issues: collectIssues(result.error.issues),
-      cause: result.error,
-    };
-  }
-  // The schema has no transforms: the input itself is the typed value, and keeps its `URL` and byte objects.
-  return { prompt: input as AiSdkPrompt };
-}
+export const aiSdkSchemaIssueOptions: SchemaIssueOptions = { unions: 'deepest-branch' };
 
 /**
  * Checks that a value has the shape of AI SDK prompt fields: `{ system?, messages, tools? }`.
@@ -327,9 +288,6 @@ export function findAiSdkSchemaIssues(
  * ```
  */
 export function parseAiSdkPrompt(input: unknown): AiSdkPrompt {
-  const outcome = findAiSdkSchemaIssues(input);
-  if ('cause' in outcome) {
-    throw new InvalidFormatError({ format: AI_SDK_MODEL_MESSAGES_FORMAT, issues: outcome.issues, cause: outcome.cause });
-  }
-  return outcome.prompt;
+  // The schema has no transforms: the input itself is the typed value, and keeps its `URL` and byte objects.
+  return parseNativeValue(aiSdkPromptSchema, input, { format: AI_SDK_MODEL_MESSAGES_FORMAT, ...aiSdkSchemaIssueOptions });
 }

@@ -1,4 +1,4 @@
-import type { JsonValue, ProviderMetadata } from '@ctx/core';
+import type { JsonObject, JsonValue, ProviderMetadata } from '@ctx/core';
 
 /**
  * The `providerMetadata` key this codec writes and reads. Everything under it is what the canonical model cannot
@@ -8,7 +8,7 @@ import type { JsonValue, ProviderMetadata } from '@ctx/core';
 export const AI_SDK_METADATA_KEY = 'aiSdk';
 
 /** The fields under {@link AI_SDK_METADATA_KEY}, loosely typed: values come from stored, possibly edited data. */
-export type AiSdkMetadata = Readonly<Record<string, JsonValue>>;
+export type AiSdkMetadata = JsonObject;
 
 /** The AI SDK fields of a block, entry or conversation, if any. */
 export function readAiSdkMetadata(holder: { readonly providerMetadata?: ProviderMetadata } | undefined): AiSdkMetadata | undefined {
@@ -20,23 +20,4 @@ export function aiSdkMetadataField(fields: Readonly<Record<string, JsonValue | u
   const defined: Record<string, JsonValue> = {};
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) defined[key] = value;
   return Object.keys(defined).length === 0 ? {} : { providerMetadata: { [AI_SDK_METADATA_KEY]: defined } };
-}
-
-/** A JSON object field of AI SDK metadata, or undefined when absent or not an object. */
-export function readObjectField(metadata: AiSdkMetadata | undefined, key: string): Readonly<Record<string, JsonValue>> | undefined {
-  const value = metadata?.[key];
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Readonly<Record<string, JsonValue>>)
-    : undefined;
-}
-
-/** A string field of AI SDK metadata, or undefined. */
-export function readStringField(metadata: AiSdkMetadata | undefined, key: string): string | undefined {
-  const value = metadata?.[key];
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** True when a boolean field of AI SDK metadata is `true`. */
-export function isFlagSet(metadata: AiSdkMetadata | undefined, key: string): boolean {
-  return metadata?.[key] === true;
 }

@@ -4,17 +4,12 @@ import type {
   EncodeResult,
   JsonValue,
   MediaBlock,
+  ProviderMetadata,
   ThinkingBlock,
   ToolResponseBlock,
 } from '@ctx/core';
-import {
-  AI_SDK_METADATA_KEY,
-  isFlagSet,
-  readAiSdkMetadata,
-  readObjectField,
-  readStringField,
-  type AiSdkMetadata,
-} from './ai-sdk-provider-metadata.js';
+import { isFlagSet, LossCollector, readObjectField, readStringField } from '@ctx/format-utils';
+import { AI_SDK_METADATA_KEY, readAiSdkMetadata, type AiSdkMetadata } from './ai-sdk-provider-metadata.js';
 import type {
   AiSdkAssistantMessage,
   AiSdkFilePart,
@@ -31,10 +26,21 @@ import type {
 } from './ai-sdk-prompt.js';
 import { encodeDataContent, type DataKind } from './binary-data.js';
 import { deriveReasoningOptions, deriveToolOutputType } from './derived-fields.js';
-import { LossCollector } from './loss-collector.js';
 
 type AssistantPart = Exclude<AiSdkAssistantMessage['content'], string>[number];
 type UserPart = AiSdkTextPart | AiSdkImagePart | AiSdkFilePart;
+
+/** Reports every `providerMetadata` key other than this codec's own as dropped. */
+function addForeignMetadata(losses: LossCollector, providerMetadata: ProviderMetadata | undefined, path: string): void {
+  for (const key of Object.keys(providerMetadata ?? {})) {
+    if (key === AI_SDK_METADATA_KEY) continue;
+    losses.add(`metadata:${key}`, {
+      type: 'lossy',
+      message: `providerMetadata.${key} has no place in AI SDK messages and was dropped`,
+      path,
+    });
+  }
+}
 
 /** The tool input schema written for a tool definition that has none (the AI SDK requires one). */
 const emptyObjectSchema: JsonValue = { type: 'object', properties: {} };
@@ -188,7 +194,7 @@ function encodeSystem(conversation: Conversation, losses: LossCollector): { syst
   const plain: string[] = [];
   const systemMessages: AiSdkModelMessage[] = [];
   (conversation.system ?? []).forEach((block, index) => {
-    losses.addForeignMetadata(block.providerMetadata, AI_SDK_METADATA_KEY, `system[${index}]`);
+    addForeignMetadata(losses, block.providerMetadata, `system[${index}]`);
     const metadata = readAiSdkMetadata(block);
     if (isFlagSet(metadata, 'systemMessage')) systemMessages.push({ role: 'system', content: block.text, ...providerOptionsOf(metadata) });
     else plain.push(block.text);
@@ -208,7 +214,7 @@ function encodeTools(conversation: Conversation, losses: LossCollector): Record<
   const tools: Record<string, AiSdkToolDefinition> = {};
   conversation.tools.forEach((tool, index) => {
     const path = `tools[${index}]`;
-    losses.addForeignMetadata(tool.providerMetadata, AI_SDK_METADATA_KEY, path);
+    addForeignMetadata(losses, tool.providerMetadata, path);
     if (Object.hasOwn(tools, tool.name)) {
       losses.add('duplicate-tool', { type: 'lossy', message: `tool ${tool.name} is defined twice; only the first was kept`, path });
       return;
@@ -233,7 +239,7 @@ function encodeTools(conversation: Conversation, losses: LossCollector): Record<
  */
 export function encodeAiSdkPrompt(conversation: Conversation): EncodeResult<AiSdkPrompt> {
   const losses = new LossCollector();
-  losses.addForeignMetadata(conversation.providerMetadata, AI_SDK_METADATA_KEY, 'providerMetadata');
+  addForeignMetadata(losses, conversation.providerMetadata, 'providerMetadata');
   const { system, systemMessages } = encodeSystem(conversation, losses);
   const messages: AiSdkModelMessage[] = [...systemMessages];
 
@@ -241,7 +247,7 @@ export function encodeAiSdkPrompt(conversation: Conversation): EncodeResult<AiSd
     const entryPath = `history[${entryIndex}]`;
     const metadata = readAiSdkMetadata(entry.metadata);
     const { providerMetadata, ...facts } = entry.metadata ?? {};
-    losses.addForeignMetadata(providerMetadata, AI_SDK_METADATA_KEY, `${entryPath}.metadata`);
+    addForeignMetadata(losses, providerMetadata, `${entryPath}.metadata`);
     if (Object.keys(facts).length > 0) {
       losses.add('entry-metadata', {
         type: 'lossy',
@@ -250,7 +256,7 @@ export function encodeAiSdkPrompt(conversation: Conversation): EncodeResult<AiSd
       });
     }
     entry.blocks.forEach((block, blockIndex) =>
-      losses.addForeignMetadata(block.providerMetadata, AI_SDK_METADATA_KEY, `${entryPath}.blocks[${blockIndex}]`),
+      addForeignMetadata(losses, block.providerMetadata, `${entryPath}.blocks[${blockIndex}]`),
     );
     const messageOptions = providerOptionsOf(metadata);
     const last = messages.at(-1);

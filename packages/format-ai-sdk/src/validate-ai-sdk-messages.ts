@@ -1,5 +1,12 @@
 import type { ValidationIssue } from '@ctx/core';
-import { findAiSdkSchemaIssues, type AiSdkModelMessage, type AiSdkToolResultPart } from './ai-sdk-prompt.js';
+import { checkNativeValue } from '@ctx/format-utils';
+import {
+  aiSdkPromptSchema,
+  aiSdkSchemaIssueOptions,
+  type AiSdkModelMessage,
+  type AiSdkPrompt,
+  type AiSdkToolResultPart,
+} from './ai-sdk-prompt.js';
 
 interface OpenCall {
   readonly name: string;
@@ -80,10 +87,10 @@ function checkPairing(messages: readonly AiSdkModelMessage[], issues: Validation
  * ```
  */
 export function validateAiSdkMessages(input: unknown): ValidationIssue[] {
-  const outcome = findAiSdkSchemaIssues(Array.isArray(input) ? { messages: input } : input);
-  if ('cause' in outcome) return [...outcome.issues];
+  const check = checkNativeValue<AiSdkPrompt>(aiSdkPromptSchema, Array.isArray(input) ? { messages: input } : input, aiSdkSchemaIssueOptions);
+  if (!check.success) return [...check.issues];
   const issues: ValidationIssue[] = [];
-  if (outcome.prompt.messages.length === 0) issues.push({ path: 'messages', message: 'Expected at least one message' });
-  checkPairing(outcome.prompt.messages, issues);
+  if (check.value.messages.length === 0) issues.push({ path: 'messages', message: 'Expected at least one message' });
+  checkPairing(check.value.messages, issues);
   return issues;
 }

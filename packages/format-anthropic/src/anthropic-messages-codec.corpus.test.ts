@@ -1,6 +1,6 @@
+import { corpusExists, deepFreeze, listCorpusFiles, readClaudeCodeMessages } from '@ctx/format-utils/testing';
 import { describe, expect, it } from 'vitest';
 import { anthropicMessagesCodec } from './anthropic-messages-codec.js';
-import { corpusExists, deepFreeze, listCorpusFiles, readClaudeCodeMessages } from './test-support/corpus.js';
 
 const files = corpusExists ? listCorpusFiles('claude-code', '.jsonl') : [];
 if (!corpusExists) console.warn('Skipping anthropicMessagesCodec corpus tests: corpus not found');

@@ -1,9 +1,9 @@
 import { findToolPairingProblems } from '@ctx/core';
+import { deepFreeze } from '@ctx/format-utils/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { anthropicMessagesCodec } from './anthropic-messages-codec.js';
 import { anthropicRequest, foreignHistory } from './test-support/anthropic-arbitraries.js';
-import { deepFreeze } from './test-support/corpus.js';
 import { validateAnthropicRequest } from './validate-anthropic-request.js';
 
 describe('anthropicMessagesCodec (properties)', () => {

@@ -5,9 +5,9 @@ import {
   type HistoryEntry,
   type JsonValue,
 } from '@ctx/core';
+import { deepFreeze } from '@ctx/format-utils/testing';
 import { describe, expect, it } from 'vitest';
 import { anthropicMessagesCodec } from './anthropic-messages-codec.js';
-import { deepFreeze } from './test-support/corpus.js';
 import { validateAnthropicRequest } from './validate-anthropic-request.js';
 
 /** Decodes a frozen copy of `input` (so writing to it would throw) and checks the exact round trip. */

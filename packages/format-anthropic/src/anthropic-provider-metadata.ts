@@ -1,4 +1,5 @@
-import type { JsonValue, ProviderMetadata } from '@ctx/core';
+import { isJsonObject, type JsonObject, type JsonValue, type ProviderMetadata } from '@ctx/core';
+import { LAYOUT_KEY } from '@ctx/format-utils';
 
 /*
  * What this codec keeps under `providerMetadata.anthropic` so that `encode(decode(x))` gives `x` back exactly.
@@ -18,9 +19,6 @@ import type { JsonValue, ProviderMetadata } from '@ctx/core';
 
 /** The provider key of this codec's metadata. */
 export const anthropicKey = 'anthropic';
-
-/** A JSON object as stored in provider metadata. */
-export type JsonObject = { readonly [key: string]: JsonValue };
 
 /** A block kept as it was, and its position among the blocks of its entry's part of the message. */
 export interface OpaqueBlock {
@@ -54,25 +52,12 @@ export interface AnthropicConversationMarkers {
   readonly systemArray?: boolean;
 }
 
-/** The key under which layout-only markers sit, at every level; other codecs drop it without a warning. */
-export const layoutKey = 'layout';
-
 /** Block layout marker: a tool_use `input` that was not an object (the encoder otherwise wraps it as `{ value }`). */
 export const keepInputMarker = 'keepInput';
 /** Block layout marker: a tool_use id already used earlier in the request (the encoder otherwise renames it). */
 export const keepIdMarker = 'keepId';
 /** Tool layout marker: a custom tool without `input_schema` (the encoder otherwise adds an empty one). */
 export const inputSchemaAbsentMarker = 'inputSchemaAbsent';
-
-/** True for a JSON object (not an array, not null). */
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** True for a JSON array. */
-export function isJsonArray(value: JsonValue | undefined): value is readonly JsonValue[] {
-  return Array.isArray(value);
-}
 
 function isIndexList(value: unknown): value is readonly number[] {
   return Array.isArray(value) && value.every((item) => Number.isInteger(item) && (item as number) >= 0);
@@ -82,7 +67,7 @@ function isOpaqueBlockList(value: unknown): value is readonly OpaqueBlock[] {
   return (
     Array.isArray(value) &&
     value.every(
-      (item) =>
+      (item: JsonValue) =>
         isJsonObject(item) && Number.isInteger(item.index) && (item.index as number) >= 0 && isJsonObject(item.block),
     )
   );
@@ -92,7 +77,7 @@ function isOpaqueBlockList(value: unknown): value is readonly OpaqueBlock[] {
 export function readEntryMarkers(providerMetadata: ProviderMetadata | undefined): AnthropicEntryMarkers {
   const stored = providerMetadata?.[anthropicKey];
   if (stored === undefined) return {};
-  const layout = isJsonObject(stored[layoutKey]) ? stored[layoutKey] : {};
+  const layout = isJsonObject(stored[LAYOUT_KEY]) ? stored[LAYOUT_KEY] : {};
   return {
     ...(isJsonObject(stored.message) ? { message: stored.message } : {}),
     ...(isOpaqueBlockList(stored.opaqueBlocks) ? { opaqueBlocks: stored.opaqueBlocks } : {}),
@@ -110,7 +95,7 @@ export function entryProviderMetadata(markers: AnthropicEntryMarkers): ProviderM
   return toProviderMetadata({
     ...(message === undefined ? {} : { message }),
     ...(opaqueBlocks === undefined ? {} : { opaqueBlocks: opaqueBlocks as unknown as JsonValue }),
-    ...(Object.keys(layout).length === 0 ? {} : { [layoutKey]: layout }),
+    ...(Object.keys(layout).length === 0 ? {} : { [LAYOUT_KEY]: layout }),
   });
 }
 
@@ -118,7 +103,7 @@ export function entryProviderMetadata(markers: AnthropicEntryMarkers): ProviderM
 export function readConversationMarkers(providerMetadata: ProviderMetadata | undefined): AnthropicConversationMarkers {
   const stored = providerMetadata?.[anthropicKey];
   if (stored === undefined) return {};
-  const layout = isJsonObject(stored[layoutKey]) ? stored[layoutKey] : {};
+  const layout = isJsonObject(stored[LAYOUT_KEY]) ? stored[LAYOUT_KEY] : {};
   return {
     ...(isJsonObject(stored.request) ? { request: stored.request } : {}),
     ...(layout.systemArray === true ? { systemArray: true } : {}),
@@ -129,25 +114,25 @@ export function readConversationMarkers(providerMetadata: ProviderMetadata | und
 export function conversationProviderMetadata(markers: AnthropicConversationMarkers): ProviderMetadata | undefined {
   return toProviderMetadata({
     ...(markers.request === undefined ? {} : { request: markers.request }),
-    ...(markers.systemArray === true ? { [layoutKey]: { systemArray: true } } : {}),
+    ...(markers.systemArray === true ? { [LAYOUT_KEY]: { systemArray: true } } : {}),
   });
 }
 
 /** This codec's metadata of a block or tool definition: its native fields without a canonical place. */
 export function readNativeFields(providerMetadata: ProviderMetadata | undefined): JsonObject {
-  const { [layoutKey]: _layout, ...fields } = providerMetadata?.[anthropicKey] ?? {};
+  const { [LAYOUT_KEY]: _layout, ...fields } = providerMetadata?.[anthropicKey] ?? {};
   return fields;
 }
 
 /** The layout markers of a block or tool definition. */
 export function readLayout(providerMetadata: ProviderMetadata | undefined): JsonObject {
-  const layout = providerMetadata?.[anthropicKey]?.[layoutKey];
+  const layout = providerMetadata?.[anthropicKey]?.[LAYOUT_KEY];
   return isJsonObject(layout) ? layout : {};
 }
 
 /** Native fields plus layout markers (when any) as block or tool metadata. */
 export function fieldsWithLayout(fields: JsonObject, layout: JsonObject): JsonObject {
-  return Object.keys(layout).length === 0 ? fields : { ...fields, [layoutKey]: layout };
+  return Object.keys(layout).length === 0 ? fields : { ...fields, [LAYOUT_KEY]: layout };
 }
 
 /** Wraps fields as `{ anthropic: fields }`, or returns undefined when there are none. */

@@ -1,4 +1,4 @@
-import { isJsonValue, type JsonValue } from '@ctx/core';
+import { jsonValueSchema, type JsonValue } from '@ctx/core';
 import { z } from 'zod';
 
 /*
@@ -7,10 +7,6 @@ import { z } from 'zod';
  * reported where it breaks, e.g. `messages[3].content[0].tool_use_id`. The provider's own request rules (roles,
  * tool pairing, limits) are checked by `validateAnthropicRequest`, not here.
  */
-
-const jsonValueSchema = z.custom<JsonValue>(isJsonValue, {
-  message: 'Expected a JSON value (string, finite number, boolean, null, array or plain object)',
-});
 
 /** Any JSON object with a string `type`: cache_control, citations, sources and blocks ctx keeps as they are. */
 const typedObjectSchema = z.object({ type: z.string() }).catchall(jsonValueSchema);

@@ -1,4 +1,5 @@
 import {
+  isJsonObject,
   parseConversation,
   type ContentBlock,
   type Conversation,
@@ -7,6 +8,7 @@ import {
   type EntryUsage,
   type FormatWarning,
   type HistoryEntry,
+  type JsonObject,
   type JsonValue,
   type MediaBlock,
   type TextBlock,
@@ -15,6 +17,7 @@ import {
   type ToolDefinition,
   type ToolResponseBlock,
 } from '@ctx/core';
+import { fieldsExcept, imageMediaTypeFromUrl, parseNativeValue } from '@ctx/format-utils';
 import {
   anthropicRequestSchema,
   knownAnthropicBlockTypes,
@@ -31,21 +34,17 @@ import {
   type AnthropicToolUseBlockParam,
 } from './anthropic-request-schema.js';
 import {
+  type AnthropicConversationMarkers,
+  type AnthropicEntryMarkers,
   conversationProviderMetadata,
   entryProviderMetadata,
   fieldsWithLayout,
   inputSchemaAbsentMarker,
-  isJsonObject,
   keepIdMarker,
   keepInputMarker,
-  toProviderMetadata,
-  type AnthropicConversationMarkers,
-  type AnthropicEntryMarkers,
-  type JsonObject,
   type OpaqueBlock,
+  toProviderMetadata,
 } from './anthropic-provider-metadata.js';
-import { imageMediaTypeFromUrl } from './image-media-type.js';
-import { parseNativeValue } from './parse-native-value.js';
 
 const format = 'anthropic-messages';
 
@@ -58,15 +57,6 @@ interface DecodeState {
   readonly warnings: FormatWarning[];
   /** Tool names by tool_use id, for the `toolName` of the tool_result blocks that answer them. */
   readonly toolNames: Map<string, string>;
-}
-
-/** The fields of `value` other than `omitted`, as a JSON object (the schema guarantees JSON values). */
-function fieldsExcept(value: object, omitted: readonly string[]): JsonObject {
-  const fields: Record<string, JsonValue> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (!omitted.includes(key) && item !== undefined) fields[key] = item as JsonValue;
-  }
-  return fields;
 }
 
 function withMetadata<T extends ContentBlock>(block: T, nativeFields: JsonObject): T {
@@ -360,7 +350,7 @@ function decodeSystem(system: AnthropicRequest['system']): TextBlock[] | undefin
  * @throws `InvalidFormatError` (from `@ctx/core`) naming every path that is not valid Anthropic input.
  */
 export function decodeAnthropicRequest(input: unknown): DecodeResult {
-  const request = parseNativeValue(anthropicRequestSchema, input, format);
+  const request = parseNativeValue(anthropicRequestSchema, input, { format });
   const state: DecodeState = { warnings: [], toolNames: new Map() };
 
   const history: HistoryEntry[] = [];

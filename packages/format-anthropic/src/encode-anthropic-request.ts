@@ -1,34 +1,33 @@
-import type {
-  ContentBlock,
-  Conversation,
-  EncodeResult,
-  FormatWarning,
-  HistoryEntry,
-  JsonValue,
-  MediaBlock,
-  TextBlock,
-  ThinkingBlock,
-  ToolCallBlock,
-  ToolDefinition,
-  ToolResponseBlock,
-} from '@ctx/core';
 import {
-  anthropicKey,
-  inputSchemaAbsentMarker,
   isJsonArray,
   isJsonObject,
+  type ContentBlock,
+  type Conversation,
+  type EncodeResult,
+  type FormatWarning,
+  type HistoryEntry,
+  type JsonObject,
+  type JsonValue,
+  type MediaBlock,
+  type TextBlock,
+  type ThinkingBlock,
+  type ToolCallBlock,
+  type ToolDefinition,
+  type ToolResponseBlock,
+} from '@ctx/core';
+import { describeForeignMetadata } from '@ctx/format-utils';
+import {
+  type AnthropicEntryMarkers,
+  anthropicKey,
+  inputSchemaAbsentMarker,
   keepIdMarker,
   keepInputMarker,
-  layoutKey,
   readConversationMarkers,
   readEntryMarkers,
   readLayout,
   readNativeFields,
-  type AnthropicEntryMarkers,
-  type JsonObject,
 } from './anthropic-provider-metadata.js';
 import type { AnthropicRequest } from './anthropic-request-schema.js';
-import { describeForeignMetadata } from './describe-foreign-metadata.js';
 
 const format = 'anthropic-messages';
 
@@ -384,7 +383,7 @@ export function encodeAnthropicRequest(conversation: Conversation): EncodeResult
   };
   const warnings = [
     ...encoder.warnings,
-    ...describeForeignMetadata(conversation, { ownKey: anthropicKey, format, layoutKey }),
+    ...describeForeignMetadata(conversation, { ownKey: anthropicKey, format }),
   ];
   return { value: request as AnthropicRequest, warnings };
 }

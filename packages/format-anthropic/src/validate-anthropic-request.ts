@@ -1,11 +1,11 @@
-import { isJsonObject } from './anthropic-provider-metadata.js';
+import { isJsonObject, type JsonValue } from '@ctx/core';
+import { toValidationIssues } from '@ctx/format-utils';
 import {
   anthropicRequestSchema,
   type AnthropicContentBlockParam,
   type AnthropicMessageParam,
   type AnthropicRequest,
 } from './anthropic-request-schema.js';
-import { formatPath } from './parse-native-value.js';
 
 /** The request rule a problem breaks. */
 export type AnthropicRequestRule =
@@ -162,7 +162,7 @@ class RequestChecker {
     }
   }
 
-  private imageSource(source: unknown, path: string): void {
+  private imageSource(source: JsonValue | undefined, path: string): void {
     if (!isJsonObject(source) || source.type !== 'base64' || typeof source.media_type !== 'string') return;
     if (!imageMediaTypes.has(source.media_type)) {
       this.report(
@@ -173,7 +173,7 @@ class RequestChecker {
     }
   }
 
-  private toolResultItem(item: unknown, path: string): void {
+  private toolResultItem(item: JsonValue | undefined, path: string): void {
     if (!isJsonObject(item) || typeof item.type !== 'string') return;
     if (!toolResultContentTypes.has(item.type)) {
       this.report('block-not-allowed', `${path}.type`, `a ${item.type} block is not allowed in tool_result content`);
@@ -361,11 +361,7 @@ function endsWithWhitespace(content: AnthropicMessageParam['content']): boolean 
 export function validateAnthropicRequest(request: unknown): AnthropicRequestProblem[] {
   const parsed = anthropicRequestSchema.safeParse(request);
   if (!parsed.success) {
-    return parsed.error.issues.map((issue) => ({
-      rule: 'schema',
-      path: formatPath(issue.path),
-      message: issue.message,
-    }));
+    return toValidationIssues(parsed.error).map((issue) => ({ rule: 'schema', ...issue }));
   }
   const checker = new RequestChecker();
   const { system, messages, tools } = request as AnthropicRequest;

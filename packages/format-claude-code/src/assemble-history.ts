@@ -1,24 +1,19 @@
 import {
+  isJsonObject,
   markGeneratedEntry,
   type ContentBlock,
   type EntryUsage,
   type FormatWarning,
   type HistoryEntry,
+  type JsonObject,
   type JsonValue,
   type ToolResponseBlock,
 } from '@ctx/core';
+import { readNumberField, readObjectField, readStringField } from '@ctx/format-utils';
 import { convertAssistantContent, type UnsupportedBlock } from './assistant-content.js';
 import { getAssistantMessageId, getRecordMessage, type ClaudeCodeRecord } from './claude-code-record.js';
 import type { ClaudeCodeCompaction } from './claude-code-session.js';
-import {
-  isJsonObject,
-  omitKeys,
-  readNumber,
-  readObject,
-  readString,
-  withoutUndefined,
-  type JsonObject,
-} from './json-object.js';
+import { omitKeys, withoutUndefined } from './record-fields.js';
 import { getRecordIdentity } from './record-identity.js';
 import { convertUserContent } from './user-content.js';
 import { classifyUserText } from './user-text-kind.js';
@@ -62,7 +57,7 @@ const messageKeys: ReadonlySet<string> = new Set(['content', 'role', 'id', 'mode
 function toUsage(usage: JsonObject | undefined): EntryUsage | undefined {
   if (usage === undefined) return undefined;
   const count = (key: string) => {
-    const value = readNumber(usage, key);
+    const value = readNumberField(usage, key);
     return value !== undefined && Number.isInteger(value) && value >= 0 ? value : undefined;
   };
   const fields: Record<string, number | undefined> = {
@@ -76,7 +71,7 @@ function toUsage(usage: JsonObject | undefined): EntryUsage | undefined {
 }
 
 function timestampOf(record: ClaudeCodeRecord): { timestamp?: string } {
-  const timestamp = readString(record.value, 'timestamp');
+  const timestamp = readStringField(record.value, 'timestamp');
   return timestamp === undefined ? {} : { timestamp };
 }
 
@@ -91,8 +86,8 @@ function aiEntry(turn: Turn, blocks: ContentBlock[]): HistoryEntry {
     claudeCode.lines = turn.records.map((record) => record.line);
   }
   claudeCode.message = omitKeys(lastMessage, messageKeys);
-  const model = readString(lastMessage, 'model') ?? readString(getRecordMessage(first), 'model');
-  const usage = toUsage(readObject(lastMessage, 'usage'));
+  const model = readStringField(lastMessage, 'model') ?? readStringField(getRecordMessage(first), 'model');
+  const usage = toUsage(readObjectField(lastMessage, 'usage'));
   return {
     speaker: 'ai',
     blocks,
@@ -242,7 +237,7 @@ export function assembleHistory(records: readonly ClaudeCodeRecord[], context: A
       responsesByTurn.set(turn, responses);
     }
     for (const [turn, responses] of responsesByTurn) {
-      const subagentId = readString(readObject(record.value, 'toolUseResult'), 'agentId');
+      const subagentId = readStringField(readObjectField(record.value, 'toolUseResult'), 'agentId');
       turn.toolEntries.push(recordEntry(record, 'tool', responses, subagentId === undefined ? {} : { subagentId }));
     }
     if (converted.humanBlocks.length === 0) return;

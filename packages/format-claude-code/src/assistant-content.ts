@@ -1,6 +1,7 @@
-import type { ContentBlock, FormatWarning, JsonValue } from '@ctx/core';
+import { isJsonObject, type ContentBlock, type FormatWarning, type JsonObject, type JsonValue } from '@ctx/core';
+import { readStringField } from '@ctx/format-utils';
 import { getRecordContent, type ClaudeCodeRecord } from './claude-code-record.js';
-import { isJsonObject, omitKeys, readString, type JsonObject } from './json-object.js';
+import { omitKeys } from './record-fields.js';
 
 /** A content block ctx has no block for, kept verbatim. */
 export interface UnsupportedBlock {
@@ -29,7 +30,7 @@ const mappedKeys: Readonly<Record<string, ReadonlySet<string>>> = {
  * record, so this traces every block back to its line) and the block's keys ctx does not model (e.g. `caller`).
  */
 function blockMetadata(record: ClaudeCodeRecord, block: JsonObject): { claudeCode: Record<string, JsonValue> } {
-  const extras = omitKeys(block, mappedKeys[readString(block, 'type') ?? ''] ?? new Set(['type']));
+  const extras = omitKeys(block, mappedKeys[readStringField(block, 'type') ?? ''] ?? new Set(['type']));
   return { claudeCode: record.uuid === undefined ? extras : { recordUuid: record.uuid, ...extras } };
 }
 
@@ -78,7 +79,7 @@ export function convertAssistantContent(record: ClaudeCodeRecord): ConvertedCont
         break;
       case 'thinking':
         if (typeof block.thinking === 'string') {
-          const signature = readString(block, 'signature');
+          const signature = readStringField(block, 'signature');
           result.blocks.push({
             type: 'thinking',
             thought: block.thinking,
@@ -95,8 +96,8 @@ export function convertAssistantContent(record: ClaudeCodeRecord): ConvertedCont
         }
         break;
       case 'tool_use': {
-        const id = readString(block, 'id');
-        const name = readString(block, 'name');
+        const id = readStringField(block, 'id');
+        const name = readStringField(block, 'name');
         if (id !== undefined && id !== '' && name !== undefined && name !== '') {
           result.blocks.push({ type: 'tool_call', id, name, parameters: block.input ?? {}, providerMetadata });
           return;

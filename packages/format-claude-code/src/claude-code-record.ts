@@ -1,5 +1,5 @@
-import type { JsonValue } from '@ctx/core';
-import { isJsonArray, isJsonObject, readObject, readString, type JsonObject } from './json-object.js';
+import { isJsonArray, isJsonObject, type JsonObject, type JsonValue } from '@ctx/core';
+import { readObjectField, readStringField } from '@ctx/format-utils';
 
 /**
  * Record types Claude Code writes (plus spec 001's `compact_system`). Any other type is kept, counted and reported
@@ -50,7 +50,7 @@ export interface ClaudeCodeRecord {
  * a string `message` instead; it is not returned here.
  */
 export function getRecordMessage(record: ClaudeCodeRecord): JsonObject | undefined {
-  return readObject(record.value, 'message');
+  return readObjectField(record.value, 'message');
 }
 
 /** The content blocks of a user or assistant record: a string becomes one text block. */
@@ -69,7 +69,7 @@ export function getRecordBlocks(record: ClaudeCodeRecord): readonly JsonObject[]
 
 /** The Anthropic message id of an assistant record (`msg_…`): records of one API response share it. */
 export function getAssistantMessageId(record: ClaudeCodeRecord): string | undefined {
-  return record.type === 'assistant' ? readString(getRecordMessage(record), 'id') : undefined;
+  return record.type === 'assistant' ? readStringField(getRecordMessage(record), 'id') : undefined;
 }
 
 /** True for a conversation record: a user or assistant message. */

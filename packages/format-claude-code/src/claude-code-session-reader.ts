@@ -1,8 +1,15 @@
-import { InvalidFormatError, type FormatWarning, type JsonValue } from '@ctx/core';
+import {
+  InvalidFormatError,
+  isJsonArray,
+  isJsonObject,
+  type FormatWarning,
+  type JsonObject,
+  type JsonValue,
+} from '@ctx/core';
+import { readStringField } from '@ctx/format-utils';
 import { buildClaudeCodeSession } from './build-claude-code-session.js';
 import { knownClaudeCodeRecordTypes, type ClaudeCodeRecord } from './claude-code-record.js';
 import type { ClaudeCodeFileStatistics, ClaudeCodeSession } from './claude-code-session.js';
-import { isJsonArray, isJsonObject, readString, type JsonObject } from './json-object.js';
 import { createCompactionTracker } from './track-compactions.js';
 
 /** The format id used in errors and warnings. */
@@ -111,7 +118,7 @@ export function createClaudeCodeSessionReader(): ClaudeCodeSessionReader {
       increment(unknownTypes, type);
     }
     if (type === 'system') {
-      const subtype = readString(value, 'subtype');
+      const subtype = readStringField(value, 'subtype');
       if (subtype !== undefined) increment(systemSubtypes, subtype);
     }
     if (type === 'user' || type === 'assistant') messages += 1;
@@ -122,9 +129,9 @@ export function createClaudeCodeSessionReader(): ClaudeCodeSessionReader {
     }
     if (value.isSidechain === true) sidechainRecords += 1;
     if (value.toolUseResult !== undefined) toolUseResultRecords += 1;
-    const version = readString(value, 'version');
+    const version = readStringField(value, 'version');
     if (version !== undefined) versions.add(version);
-    const sessionId = readString(value, 'sessionId');
+    const sessionId = readStringField(value, 'sessionId');
     if (sessionId !== undefined) sessionIds.add(sessionId);
   };
 
@@ -153,10 +160,10 @@ export function createClaudeCodeSessionReader(): ClaudeCodeSessionReader {
       return;
     }
     countRecord(value, type);
-    const uuid = readString(value, 'uuid');
-    const parentUuid = readString(value, 'parentUuid');
-    const logicalParentUuid = readString(value, 'logicalParentUuid');
-    const agentId = readString(value, 'agentId');
+    const uuid = readStringField(value, 'uuid');
+    const parentUuid = readStringField(value, 'parentUuid');
+    const logicalParentUuid = readStringField(value, 'logicalParentUuid');
+    const agentId = readStringField(value, 'agentId');
     const isSidechain = value.isSidechain === true;
     const epoch = tracker.observe({ value, line: lineNumber, type, uuid, parentUuid, logicalParentUuid, isSidechain });
     const record: { -readonly [Key in keyof ClaudeCodeRecord]: ClaudeCodeRecord[Key] } = {

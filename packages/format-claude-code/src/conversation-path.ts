@@ -1,3 +1,4 @@
+import { readStringField } from '@ctx/format-utils';
 import {
   getAssistantMessageId,
   getRecordBlocks,
@@ -6,7 +7,6 @@ import {
 } from './claude-code-record.js';
 import type { ClaudeCodeCompaction, ClaudeCodeSession } from './claude-code-session.js';
 import { getTreeParent } from './find-parent-record.js';
-import { readString } from './json-object.js';
 
 /** The parts of a session the path is resolved from (a session under construction has them too). */
 export type ConversationTree = Pick<ClaudeCodeSession, 'kind' | 'records' | 'recordsByUuid' | 'compactions'>;
@@ -120,10 +120,10 @@ export function resolveConversationPath(
     if (messageId !== undefined) messageIds.add(messageId);
     for (const block of getRecordBlocks(record)) {
       if (block.type === 'tool_use') {
-        const id = readString(block, 'id');
+        const id = readStringField(block, 'id');
         if (id !== undefined) calls.add(id);
       } else if (block.type === 'tool_result') {
-        const id = readString(block, 'tool_use_id');
+        const id = readStringField(block, 'tool_use_id');
         if (id !== undefined) answered.add(id);
       }
     }
@@ -156,7 +156,7 @@ export function resolveConversationPath(
     }
     return getRecordBlocks(record).some((block) => {
       if (block.type !== 'tool_result') return false;
-      const id = readString(block, 'tool_use_id');
+      const id = readStringField(block, 'tool_use_id');
       return id !== undefined && calls.has(id) && !answered.has(id);
     });
   };

@@ -5,11 +5,12 @@ import {
   type FormatWarning,
   type JsonValue,
 } from '@ctx/core';
+import { readStringField } from '@ctx/format-utils';
 import { assembleHistory, describeCompaction } from './assemble-history.js';
 import { getRecordBlocks, type ClaudeCodeRecord } from './claude-code-record.js';
 import type { ClaudeCodeCompaction, ClaudeCodeSession } from './claude-code-session.js';
 import { resolveConversationPath } from './conversation-path.js';
-import { readString, withoutUndefined } from './json-object.js';
+import { withoutUndefined } from './record-fields.js';
 import { UnknownClaudeCodeRecordError } from './unknown-claude-code-record-error.js';
 
 /**
@@ -43,8 +44,8 @@ function indexToolNames(records: readonly ClaudeCodeRecord[]): Map<string, strin
     if (record.type !== 'assistant') continue;
     for (const block of getRecordBlocks(record)) {
       if (block.type !== 'tool_use') continue;
-      const id = readString(block, 'id');
-      const name = readString(block, 'name');
+      const id = readStringField(block, 'id');
+      const name = readStringField(block, 'name');
       if (id !== undefined && name !== undefined) toolNameById.set(id, name);
     }
   }

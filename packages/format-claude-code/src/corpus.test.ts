@@ -7,6 +7,8 @@ import {
   type DecodeResult,
   type HistoryEntry,
 } from '@ctx/core';
+import { readStringField } from '@ctx/format-utils';
+import { corpusExists, readCorpusText } from '@ctx/format-utils/testing';
 import { createGptTokenizer } from '@ctx/tokenizer-gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
 import { getRecordBlocks, type ClaudeCodeRecord } from './claude-code-record.js';
@@ -15,15 +17,14 @@ import type { ClaudeCodeSession } from './claude-code-session.js';
 import { analyzeCompacts } from './compact-statistics.js';
 import { convertClaudeCodeSession } from './convert-claude-code-session.js';
 import { estimateCompactTrigger } from './estimate-compact-trigger.js';
-import { readString } from './json-object.js';
-import { claudeCodeManifest, corpusExists, readCorpusFile, type ManifestEntry } from './test-support/corpus.js';
+import { claudeCodeManifest, type ManifestEntry } from './test-support/claude-code-manifest.js';
 
 const manifest = claudeCodeManifest();
 const sessions = new Map<string, ClaudeCodeSession>();
 const sessionOf = (file: string): ClaudeCodeSession => {
   let session = sessions.get(file);
   if (session === undefined) {
-    session = parseClaudeCodeSession(readCorpusFile(file));
+    session = parseClaudeCodeSession(readCorpusText(file));
     sessions.set(file, session);
   }
   return session;
@@ -41,8 +42,8 @@ function naiveUnansweredCalls(session: ClaudeCodeSession): number {
   let record: ClaudeCodeRecord | undefined = session.recordsByUuid.get(session.leafUuid ?? '');
   while (record !== undefined) {
     for (const block of getRecordBlocks(record)) {
-      if (block.type === 'tool_use') calls.add(readString(block, 'id') ?? '');
-      if (block.type === 'tool_result') answered.add(readString(block, 'tool_use_id') ?? '');
+      if (block.type === 'tool_use') calls.add(readStringField(block, 'id') ?? '');
+      if (block.type === 'tool_result') answered.add(readStringField(block, 'tool_use_id') ?? '');
     }
     const next: string | undefined = record.parentUuid ?? record.logicalParentUuid;
     record = next === undefined ? undefined : session.recordsByUuid.get(next);

@@ -1,7 +1,7 @@
-import type { JsonValue, Tokenizer } from '@ctx/core';
+import { isJsonArray, isJsonObject, type JsonValue, type Tokenizer } from '@ctx/core';
+import { readStringField } from '@ctx/format-utils';
 import { getRecordContent, isMessageRecord, type ClaudeCodeRecord } from './claude-code-record.js';
 import type { ClaudeCodeSession } from './claude-code-session.js';
-import { isJsonArray, isJsonObject, readString } from './json-object.js';
 
 /** Options of {@link estimateCompactTrigger}. */
 export interface EstimateCompactTriggerOptions {
@@ -68,7 +68,7 @@ function recordText(record: ClaudeCodeRecord): string {
         if (typeof block.thinking === 'string') parts.push(block.thinking);
         break;
       case 'tool_use':
-        parts.push(`${readString(block, 'name') ?? ''} ${JSON.stringify(block.input ?? {})}`);
+        parts.push(`${readStringField(block, 'name') ?? ''} ${JSON.stringify(block.input ?? {})}`);
         break;
       case 'tool_result':
         parts.push(toolResultText(block.content));

@@ -1,7 +1,7 @@
+import { readObjectField, readStringField } from '@ctx/format-utils';
 import { getFirstText, getRecordBlocks, isMessageRecord, type ClaudeCodeRecord } from './claude-code-record.js';
 import type { ClaudeCodeSidechain } from './claude-code-session.js';
 import { getTreeParent } from './find-parent-record.js';
-import { readObject, readString } from './json-object.js';
 
 type MutableSidechain = { -readonly [Key in keyof ClaudeCodeSidechain]: ClaudeCodeSidechain[Key] };
 
@@ -12,8 +12,8 @@ function indexTaskPrompts(records: readonly ClaudeCodeRecord[]): Map<string, str
     if (record.type !== 'assistant' || record.isSidechain) continue;
     for (const block of getRecordBlocks(record)) {
       if (block.type !== 'tool_use') continue;
-      const prompt = readString(readObject(block, 'input'), 'prompt');
-      const id = readString(block, 'id');
+      const prompt = readStringField(readObjectField(block, 'input'), 'prompt');
+      const id = readStringField(block, 'id');
       if (prompt !== undefined && id !== undefined && !callIdByPrompt.has(prompt)) callIdByPrompt.set(prompt, id);
     }
   }

@@ -27,7 +27,6 @@ export type {
   ClaudeCodeSession,
   ClaudeCodeSidechain,
 } from './claude-code-session.js';
-export type { JsonObject } from './json-object.js';
 
 // Conversion
 export {

@@ -1,6 +1,6 @@
 import type { JsonValue } from '@ctx/core';
 import type { ClaudeCodeRecord } from './claude-code-record.js';
-import { omitKeys } from './json-object.js';
+import { omitKeys } from './record-fields.js';
 
 /**
  * `message` becomes the entry's blocks; `toolUseResult` is Claude Code's own copy of a tool's output, which

@@ -1,8 +1,8 @@
+import { corpusExists, readCorpusText } from '@ctx/format-utils/testing';
 import { describe, expect, it } from 'vitest';
 import { parseClaudeCodeSession } from './claude-code-session-reader.js';
 import { formatClaudeCodeSessionSummary } from './format-claude-code-session-summary.js';
 import { summarizeClaudeCodeSession } from './summarize-claude-code-session.js';
-import { corpusExists, readCorpusFile } from './test-support/corpus.js';
 import {
   assistant,
   compactBoundary,
@@ -69,7 +69,7 @@ describe('formatClaudeCodeSessionSummary', () => {
   });
 
   it.skipIf(!corpusExists)('should summarize a real session with sidechains', () => {
-    const real = parseClaudeCodeSession(readCorpusFile('claude-code/vsla/0a725fb5-6378-432a-9e84-9f3f49d4043d.jsonl'));
+    const real = parseClaudeCodeSession(readCorpusText('claude-code/vsla/0a725fb5-6378-432a-9e84-9f3f49d4043d.jsonl'));
     const text = formatClaudeCodeSessionSummary(summarizeClaudeCodeSession(real));
     expect(text).toMatch(/sidechains: 1\n {2}eb46ebab-[^\n]+started by toolu_015gA7vJ4Yf3MwmHnvbS5ArK/);
     expect(text).toContain('#1 legacy-summary at line 451');

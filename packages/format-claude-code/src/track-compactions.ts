@@ -1,6 +1,7 @@
-import type { FormatWarning } from '@ctx/core';
+import type { FormatWarning, JsonObject } from '@ctx/core';
+import { readNumberField, readObjectField, readStringField } from '@ctx/format-utils';
 import type { ClaudeCodeCompaction } from './claude-code-session.js';
-import { readNumber, readObject, readString, withoutUndefined, type JsonObject } from './json-object.js';
+import { withoutUndefined } from './record-fields.js';
 
 type MutableCompaction = { -readonly [Key in keyof ClaudeCodeCompaction]: ClaudeCodeCompaction[Key] };
 
@@ -60,7 +61,7 @@ export function createCompactionTracker(): CompactionTracker {
       line: record.line,
       completed: true,
       restored: false,
-      ...optionalFields({ uuid: record.uuid, timestamp: readString(record.value, 'timestamp'), ...fields }),
+      ...optionalFields({ uuid: record.uuid, timestamp: readStringField(record.value, 'timestamp'), ...fields }),
     };
     compactions.push(compaction);
     return compaction;
@@ -68,12 +69,12 @@ export function createCompactionTracker(): CompactionTracker {
 
   const observeCompactSystem = (record: CompactionTrackerInput): undefined => {
     const message = record.value.message;
-    const metadata = readObject(record.value, 'metadata');
+    const metadata = readObjectField(record.value, 'metadata');
     const metadataFields = (): Partial<MutableCompaction> =>
       optionalFields({
         metadata,
-        trigger: readString(metadata, 'trigger'),
-        preTokens: readNumber(metadata, 'tokenCount'),
+        trigger: readStringField(metadata, 'trigger'),
+        preTokens: readNumberField(metadata, 'tokenCount'),
       });
     switch (message) {
       case 'conversation_compacting':
@@ -110,10 +111,10 @@ export function createCompactionTracker(): CompactionTracker {
       if (inProgress !== undefined) return undefined;
       if (record.isSidechain) return epoch;
       if (record.type === 'system' && record.value.subtype === 'compact_boundary') {
-        const compactMetadata = readObject(record.value, 'compactMetadata');
+        const compactMetadata = readObjectField(record.value, 'compactMetadata');
         awaitingSummary = start('compact-boundary', record, {
-          trigger: readString(compactMetadata, 'trigger'),
-          preTokens: readNumber(compactMetadata, 'preTokens'),
+          trigger: readStringField(compactMetadata, 'trigger'),
+          preTokens: readNumberField(compactMetadata, 'preTokens'),
           logicalParentUuid: record.logicalParentUuid,
         });
         return epoch;

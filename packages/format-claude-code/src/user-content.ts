@@ -1,7 +1,16 @@
-import type { ContentBlock, FormatWarning, JsonValue, MediaBlock, ToolResponseBlock } from '@ctx/core';
+import {
+  isJsonObject,
+  type ContentBlock,
+  type FormatWarning,
+  type JsonObject,
+  type JsonValue,
+  type MediaBlock,
+  type ToolResponseBlock,
+} from '@ctx/core';
+import { readObjectField, readStringField } from '@ctx/format-utils';
 import type { UnsupportedBlock } from './assistant-content.js';
 import { getRecordContent, type ClaudeCodeRecord } from './claude-code-record.js';
-import { isJsonObject, omitKeys, readObject, readString, type JsonObject } from './json-object.js';
+import { omitKeys } from './record-fields.js';
 
 /** A user record split into what answers tool calls and what the user (or Claude Code on their behalf) said. */
 export interface ConvertedUserContent {
@@ -23,20 +32,20 @@ function withExtras<Block extends ContentBlock>(block: Block, source: JsonObject
 
 /** An Anthropic `image` or `document` block with a base64 or url source, as a media block. */
 function toMediaBlock(block: JsonObject): MediaBlock | undefined {
-  const source = readObject(block, 'source');
-  const sourceType = readString(source, 'type');
-  const declared = readString(source, 'media_type');
+  const source = readObjectField(block, 'source');
+  const sourceType = readStringField(source, 'type');
+  const declared = readStringField(source, 'media_type');
   const mediaType = declared ?? (block.type === 'document' ? 'application/pdf' : 'image/*');
   let media: MediaBlock | undefined;
   if (sourceType === 'base64') {
-    const data = readString(source, 'data');
+    const data = readStringField(source, 'data');
     if (data !== undefined) media = { type: 'media', mediaType, data };
   } else if (sourceType === 'url') {
-    const url = readString(source, 'url');
+    const url = readStringField(source, 'url');
     if (url !== undefined) media = { type: 'media', mediaType, url };
   }
   if (media === undefined) return undefined;
-  const title = readString(block, 'title');
+  const title = readStringField(block, 'title');
   return withExtras(title === undefined ? media : { ...media, filename: title }, block, mediaKeys);
 }
 
@@ -63,7 +72,7 @@ export function convertUserContent(
     const path = `message.content[${index}]`;
     if (isJsonObject(block)) {
       if (block.type === 'tool_result') {
-        const callId = readString(block, 'tool_use_id');
+        const callId = readStringField(block, 'tool_use_id');
         if (callId !== undefined && callId !== '') {
           const response: ToolResponseBlock = {
             type: 'tool_response',

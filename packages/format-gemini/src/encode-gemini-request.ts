@@ -2,7 +2,6 @@ import type {
   ContentBlock,
   Conversation,
   EncodeResult,
-  FormatWarning,
   HistoryEntry,
   JsonValue,
   MediaBlock,
@@ -12,18 +11,11 @@ import type {
   ToolDefinition,
   ToolResponseBlock,
 } from '@ctx/core';
-import {
-  GEMINI_METADATA_KEY,
-  isFlagSet,
-  readGeminiMetadata,
-  readObjectField,
-  readStringField,
-  type GeminiMetadata,
-} from './gemini-provider-metadata.js';
+import { isFlagSet, LossCollector, readObjectField, readStringField } from '@ctx/format-utils';
+import { GEMINI_METADATA_KEY, readGeminiMetadata, type GeminiMetadata } from './gemini-provider-metadata.js';
 import type {
   GeminiContent,
   GeminiFunctionDeclaration,
-  GeminiJsonObject,
   GeminiPart,
   GeminiRequest,
   GeminiSystemInstruction,
@@ -51,23 +43,6 @@ interface WorkingContent {
   readonly kind: 'model' | 'tool' | 'human';
   /** The part order to restore when a human entry is merged back into this tool content. */
   readonly partOrder?: string;
-}
-
-/** Collects losses once per kind, so a long history gives a short warning list. */
-class LossCollector {
-  private readonly counts = new Map<string, { warning: FormatWarning; count: number }>();
-
-  add(key: string, warning: FormatWarning): void {
-    const existing = this.counts.get(key);
-    if (existing === undefined) this.counts.set(key, { warning, count: 1 });
-    else existing.count += 1;
-  }
-
-  toWarnings(): FormatWarning[] {
-    return [...this.counts.values()].map(({ warning, count }) =>
-      count === 1 ? warning : { ...warning, message: `${warning.message} (${count} times; first at ${warning.path ?? 'the conversation'})` },
-    );
-  }
 }
 
 function reportForeignMetadata(providerMetadata: ProviderMetadata | undefined, path: string, losses: LossCollector): void {
@@ -233,7 +208,7 @@ function encodeDeclaration(tool: ToolDefinition): GeminiFunctionDeclaration {
     name: tool.name,
     ...(tool.description === undefined ? {} : { description: tool.description }),
     ...(tool.inputSchema === undefined ? {} : { [schemaField]: structuredClone(tool.inputSchema) }),
-    ...(extras === undefined ? {} : (structuredClone(extras) as JsonRecord)),
+    ...(extras === undefined ? {} : structuredClone(extras)),
   };
 }
 
@@ -331,7 +306,7 @@ export function encodeGeminiRequest(conversation: Conversation, options: GeminiE
     ...(systemInstruction === undefined ? {} : { systemInstruction }),
     contents: contents.map(({ content }) => content as GeminiContent),
     ...(tools === undefined ? {} : { tools }),
-    ...(settings === undefined ? {} : (structuredClone(settings) as GeminiJsonObject)),
+    ...(settings === undefined ? {} : structuredClone(settings)),
   };
   return { value, warnings: losses.toWarnings() };
 }

@@ -1,17 +1,9 @@
 import { InvalidFormatError, findToolPairingProblems, parseConversation, type ContentBlock } from '@ctx/core';
+import { claudeCodeLikeConversation, deepFreeze, parallelSameFunctionConversation } from '@ctx/format-utils/testing';
 import { describe, expect, it } from 'vitest';
 import { createGeminiCodec, geminiCodec } from './gemini-codec.js';
 import type { GeminiRequest } from './gemini-request.js';
-import { claudeCodeLikeConversation, parallelSameFunctionConversation } from './test-support/cross-format-conversations.js';
 import { validateGeminiRequest } from './validate-gemini-request.js';
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    Object.freeze(value);
-    for (const item of Object.values(value)) deepFreeze(item);
-  }
-  return value;
-}
 
 const roundTrip = (request: GeminiRequest) => geminiCodec.encode(geminiCodec.decode(request).conversation).value;
 

@@ -1,4 +1,4 @@
-import type { JsonValue, ProviderMetadata } from '@ctx/core';
+import type { JsonObject, JsonValue, ProviderMetadata } from '@ctx/core';
 
 /**
  * The `providerMetadata` key this codec writes and reads. Everything under it is what the canonical model cannot
@@ -7,7 +7,7 @@ import type { JsonValue, ProviderMetadata } from '@ctx/core';
 export const GEMINI_METADATA_KEY = 'gemini';
 
 /** The fields under {@link GEMINI_METADATA_KEY}, loosely typed: values come from stored, possibly edited data. */
-export type GeminiMetadata = Readonly<Record<string, JsonValue>>;
+export type GeminiMetadata = JsonObject;
 
 /** The Gemini fields of a block, entry or conversation, if any. */
 export function readGeminiMetadata(holder: { readonly providerMetadata?: ProviderMetadata } | undefined): GeminiMetadata | undefined {
@@ -26,23 +26,4 @@ export function geminiMetadataField(
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) defined[key] = value;
   if (Object.keys(defined).length === 0 && options.keepEmpty !== true) return {};
   return { providerMetadata: { [GEMINI_METADATA_KEY]: defined } };
-}
-
-/** A JSON object field of Gemini metadata, or undefined when absent or not an object. */
-export function readObjectField(metadata: GeminiMetadata | undefined, key: string): Readonly<Record<string, JsonValue>> | undefined {
-  const value = metadata?.[key];
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Readonly<Record<string, JsonValue>>)
-    : undefined;
-}
-
-/** A string field of Gemini metadata, or undefined. */
-export function readStringField(metadata: GeminiMetadata | undefined, key: string): string | undefined {
-  const value = metadata?.[key];
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** True when a boolean field of Gemini metadata is `true`. */
-export function isFlagSet(metadata: GeminiMetadata | undefined, key: string): boolean {
-  return metadata?.[key] === true;
 }

@@ -1,4 +1,5 @@
-import { InvalidFormatError, isJsonValue, type JsonValue, type ValidationIssue } from '@ctx/core';
+import { jsonValueSchema, type JsonObject, type JsonValue } from '@ctx/core';
+import { parseNativeValue } from '@ctx/format-utils';
 import { z } from 'zod';
 
 /*
@@ -11,8 +12,8 @@ import { z } from 'zod';
 /** The codec's format id. */
 export const GEMINI_CONTENT_FORMAT = 'gemini-content';
 
-/** A JSON object, e.g. a `google.protobuf.Struct` such as function call arguments. */
-export type GeminiJsonObject = { readonly [key: string]: JsonValue };
+/** A JSON object, e.g. a `google.protobuf.Struct` such as function call arguments (core's `JsonObject`). */
+export type GeminiJsonObject = JsonObject;
 
 /** Inline bytes (`Blob`): base64 `data` of a `mimeType`. `displayName` exists on Vertex AI only. */
 export interface GeminiBlob {
@@ -130,9 +131,6 @@ export interface GeminiRequest {
   readonly labels?: GeminiJsonObject;
 }
 
-const jsonValueSchema = z.custom<JsonValue>(isJsonValue, {
-  message: 'Expected a JSON value (string, finite number, boolean, null, array or plain object)',
-});
 const jsonObjectSchema = z.record(z.string(), jsonValueSchema);
 
 /** Schema of a {@link GeminiBlob}. */
@@ -254,33 +252,6 @@ export const geminiRequestSchema = z.strictObject({
   labels: jsonObjectSchema.optional(),
 }) satisfies z.ZodType<GeminiRequest>;
 
-/** Renders a zod path as `contents[3].parts[0].text`. */
-function formatPath(path: readonly PropertyKey[]): string {
-  let result = '';
-  for (const key of path) {
-    if (typeof key === 'number') result += `[${key}]`;
-    else result += result === '' ? String(key) : `.${String(key)}`;
-  }
-  return result;
-}
-
-/**
- * Structural issues of a request, or an empty list. Used by {@link parseGeminiRequest} and the validator.
- * @internal
- */
-export function findGeminiSchemaIssues(
-  input: unknown,
-): { readonly request: GeminiRequest; readonly issues: readonly [] } | { readonly issues: readonly ValidationIssue[]; readonly cause: unknown } {
-  const result = geminiRequestSchema.safeParse(input);
-  if (!result.success) {
-    return {
-      issues: result.error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message })),
-      cause: result.error,
-    };
-  }
-  return { request: input as GeminiRequest, issues: [] };
-}
-
 /**
  * Checks that a value has the shape of a Gemini `generateContent` request body.
  *
@@ -295,9 +266,5 @@ export function findGeminiSchemaIssues(
  * ```
  */
 export function parseGeminiRequest(input: unknown): GeminiRequest {
-  const outcome = findGeminiSchemaIssues(input);
-  if ('cause' in outcome) {
-    throw new InvalidFormatError({ format: GEMINI_CONTENT_FORMAT, issues: outcome.issues, cause: outcome.cause });
-  }
-  return outcome.request;
+  return parseNativeValue(geminiRequestSchema, input, { format: GEMINI_CONTENT_FORMAT });
 }

@@ -1,6 +1,7 @@
 import type { ValidationIssue } from '@ctx/core';
+import { checkNativeValue } from '@ctx/format-utils';
 import { FunctionCallTurn } from './function-call-turn.js';
-import { findGeminiSchemaIssues, type GeminiContent, type GeminiRequest } from './gemini-request.js';
+import { geminiRequestSchema, type GeminiContent, type GeminiRequest } from './gemini-request.js';
 
 /** Function names the Gemini API accepts: a letter or underscore first, then letters, digits, `_ . : -`; ≤ 64. */
 const functionNamePattern = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/;
@@ -116,11 +117,11 @@ function checkContents(contents: readonly GeminiContent[], issues: ValidationIss
  * ```
  */
 export function validateGeminiRequest(input: unknown): ValidationIssue[] {
-  const outcome = findGeminiSchemaIssues(input);
-  if ('cause' in outcome) return [...outcome.issues];
+  const check = checkNativeValue<GeminiRequest>(geminiRequestSchema, input);
+  if (!check.success) return [...check.issues];
   const issues: ValidationIssue[] = [];
-  checkContents(outcome.request.contents, issues);
-  checkSystemInstruction(outcome.request, issues);
-  checkDeclarations(outcome.request, issues);
+  checkContents(check.value.contents, issues);
+  checkSystemInstruction(check.value, issues);
+  checkDeclarations(check.value, issues);
   return issues;
 }

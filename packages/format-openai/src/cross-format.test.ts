@@ -1,15 +1,11 @@
 import { findToolPairingProblems } from '@ctx/core';
 import { anthropicMessagesCodec, validateAnthropicRequest } from '@ctx/format-anthropic';
+import { corpusExists, listCorpusFiles, readClaudeCodeMessages } from '@ctx/format-utils/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openAIChatCodec } from './openai-chat-codec.js';
-import {
-  corpusExists,
-  listCorpusFiles,
-  readClaudeCodeMessages,
-  readTrajectoryMessages,
-} from './test-support/corpus.js';
 import { foreignHistory } from './test-support/openai-arbitraries.js';
+import { readTrajectoryMessages } from './test-support/trajectory-messages.js';
 import { validateOpenAIRequest } from './validate-openai-request.js';
 
 if (!corpusExists) console.warn('Skipping cross-format corpus tests: corpus not found');

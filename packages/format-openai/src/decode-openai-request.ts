@@ -11,8 +11,8 @@ import {
   type ToolCallBlock,
   type ToolDefinition,
 } from '@ctx/core';
+import { fieldsExcept, imageMediaTypeFromUrl, parseNativeValue } from '@ctx/format-utils';
 import { parseDataUrl } from './data-url.js';
-import { imageMediaTypeFromUrl } from './image-media-type.js';
 import { audioMediaType, audioFormat } from './audio-format.js';
 import {
   openAIChatRequestSchema,
@@ -39,7 +39,6 @@ import {
   type OpenAIEntryMarkers,
   type OpenAISystemMarkers,
 } from './openai-provider-metadata.js';
-import { parseNativeValue } from './parse-native-value.js';
 import { parseToolCallArguments, serializeToolCallArguments } from './tool-call-arguments.js';
 
 const format = 'openai-chat';
@@ -51,15 +50,6 @@ interface DecodeState {
   readonly toolNames: Map<string, string>;
   /** The legacy `function_call` of the latest assistant message, until a `function` message answers it. */
   pendingFunctionCall: { readonly id: string; readonly name: string } | undefined;
-}
-
-/** The fields of `value` other than `omitted` (the schema guarantees JSON values). */
-function fieldsExcept(value: object, omitted: readonly string[]): Record<string, JsonValue> {
-  const fields: Record<string, JsonValue> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (!omitted.includes(key) && item !== undefined) fields[key] = item as JsonValue;
-  }
-  return fields;
 }
 
 function withMetadata<T extends ContentBlock>(block: T, fields: object): T {
@@ -440,7 +430,7 @@ function decodeTool(tool: OpenAITool): ToolDefinition {
  * @throws `InvalidFormatError` (from `@ctx/core`) naming every path that is not valid OpenAI chat input.
  */
 export function decodeOpenAIRequest(input: unknown): DecodeResult {
-  const request = parseNativeValue(openAIChatRequestSchema, input, format);
+  const request = parseNativeValue(openAIChatRequestSchema, input, { format });
   const state: DecodeState = { warnings: [], toolNames: new Map(), pendingFunctionCall: undefined };
   const { messages } = request;
   const { system, count } = decodeLeadingSystem(messages);

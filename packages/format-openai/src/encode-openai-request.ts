@@ -1,33 +1,32 @@
-import type {
-  ContentBlock,
-  Conversation,
-  EncodeResult,
-  FormatWarning,
-  HistoryEntry,
-  JsonValue,
-  MediaBlock,
-  TextBlock,
-  ToolCallBlock,
-  ToolDefinition,
-  ToolResponseBlock,
+import {
+  isJsonArray,
+  isJsonObject,
+  type ContentBlock,
+  type Conversation,
+  type EncodeResult,
+  type FormatWarning,
+  type HistoryEntry,
+  type JsonObject,
+  type JsonValue,
+  type MediaBlock,
+  type TextBlock,
+  type ToolCallBlock,
+  type ToolDefinition,
+  type ToolResponseBlock,
 } from '@ctx/core';
+import { describeForeignMetadata } from '@ctx/format-utils';
 import { audioFormat } from './audio-format.js';
 import { toDataUrl } from './data-url.js';
-import { describeForeignMetadata } from './describe-foreign-metadata.js';
 import type { OpenAIChatRequest } from './openai-chat-request-schema.js';
 import {
   blockMarkers,
-  isJsonArray,
-  isJsonObject,
+  type ContentForm,
+  type OpenAIEntryMarkers,
   openAIKey,
-  layoutKey,
   readBlockFields,
   readEntryMarkers,
   readLayout,
   readSystemMarkers,
-  type ContentForm,
-  type JsonObject,
-  type OpenAIEntryMarkers,
 } from './openai-provider-metadata.js';
 import { toolCallArgumentsFor } from './tool-call-arguments.js';
 
@@ -400,7 +399,7 @@ export function encodeOpenAIRequest(conversation: Conversation): EncodeResult<Op
   };
   const warnings = [
     ...encoder.warnings,
-    ...describeForeignMetadata(conversation, { ownKey: openAIKey, format, layoutKey }),
+    ...describeForeignMetadata(conversation, { ownKey: openAIKey, format }),
   ];
   return { value: request as OpenAIChatRequest, warnings };
 }

@@ -1,6 +1,7 @@
+import { corpusExists, deepFreeze, listCorpusFiles } from '@ctx/format-utils/testing';
 import { describe, expect, it } from 'vitest';
 import { openAIChatCodec } from './openai-chat-codec.js';
-import { corpusExists, deepFreeze, listCorpusFiles, readTrajectoryMessages } from './test-support/corpus.js';
+import { readTrajectoryMessages } from './test-support/trajectory-messages.js';
 
 const files = corpusExists
   ? [...listCorpusFiles('openai-chat/mini-swe-agent', '.traj.json'), ...listCorpusFiles('swe-agent', '.traj')]

@@ -1,8 +1,8 @@
 import { findToolPairingProblems } from '@ctx/core';
+import { deepFreeze } from '@ctx/format-utils/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openAIChatCodec } from './openai-chat-codec.js';
-import { deepFreeze } from './test-support/corpus.js';
 import { foreignHistory, openAIRequest } from './test-support/openai-arbitraries.js';
 import { validateOpenAIRequest } from './validate-openai-request.js';
 

@@ -5,9 +5,9 @@ import {
   type HistoryEntry,
   type JsonValue,
 } from '@ctx/core';
+import { deepFreeze } from '@ctx/format-utils/testing';
 import { describe, expect, it } from 'vitest';
 import { openAIChatCodec } from './openai-chat-codec.js';
-import { deepFreeze } from './test-support/corpus.js';
 import { validateOpenAIRequest } from './validate-openai-request.js';
 
 /** Decodes a frozen copy of `input` (so writing to it would throw) and checks the exact round trip. */

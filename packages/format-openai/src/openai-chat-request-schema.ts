@@ -1,4 +1,4 @@
-import { isJsonValue, type JsonValue } from '@ctx/core';
+import { jsonValueSchema, type JsonValue } from '@ctx/core';
 import { z } from 'zod';
 
 /*
@@ -9,9 +9,6 @@ import { z } from 'zod';
  * extra fields) are checked by `validateOpenAIRequest`, not here.
  */
 
-const jsonValueSchema = z.custom<JsonValue>(isJsonValue, {
-  message: 'Expected a JSON value (string, finite number, boolean, null, array or plain object)',
-});
 const typedObjectSchema = z.object({ type: z.string() }).catchall(jsonValueSchema);
 const nonEmpty = (what: string) => z.string().min(1, `Expected a non-empty ${what}`);
 

@@ -1,4 +1,5 @@
-import type { JsonValue, ProviderMetadata } from '@ctx/core';
+import { isJsonObject, type JsonObject, type JsonValue, type ProviderMetadata } from '@ctx/core';
+import { LAYOUT_KEY } from '@ctx/format-utils';
 
 /*
  * What this codec keeps under `providerMetadata.openai` so that `encode(decode(x))` gives `x` back exactly.
@@ -19,9 +20,6 @@ import type { JsonValue, ProviderMetadata } from '@ctx/core';
 
 /** The provider key of this codec's metadata. */
 export const openAIKey = 'openai';
-
-/** A JSON object as stored in provider metadata. */
-export type JsonObject = { readonly [key: string]: JsonValue };
 
 /** A part kept as it was, and its position in its message's content array. */
 export interface OpaquePart {
@@ -61,9 +59,6 @@ export interface OpenAISystemMarkers {
   readonly continuesMessage?: boolean;
 }
 
-/** The key under which layout-only markers sit, at every level; other codecs drop it without a warning. */
-export const layoutKey = 'layout';
-
 /** Marker keys this codec writes on blocks: flat for what a text means, under `layout` for how it was written. */
 export const blockMarkers = {
   /** A text block from a `refusal` content part. */
@@ -78,16 +73,6 @@ export const blockMarkers = {
   rawContent: 'rawContent',
 } as const;
 
-/** True for a JSON object (not an array, not null). */
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** True for a JSON array. */
-export function isJsonArray(value: JsonValue | undefined): value is readonly JsonValue[] {
-  return Array.isArray(value);
-}
-
 function isContentForm(value: JsonValue | undefined): value is ContentForm {
   return value === 'parts' || value === 'absent';
 }
@@ -96,14 +81,14 @@ function isOpaquePartList(value: unknown): value is readonly OpaquePart[] {
   return (
     Array.isArray(value) &&
     value.every(
-      (item) =>
+      (item: JsonValue) =>
         isJsonObject(item) && Number.isInteger(item.index) && (item.index as number) >= 0 && isJsonObject(item.part),
     )
   );
 }
 
 function layoutOf(stored: JsonObject): JsonObject {
-  const layout = stored[layoutKey];
+  const layout = stored[LAYOUT_KEY];
   return isJsonObject(layout) ? layout : {};
 }
 
@@ -130,7 +115,7 @@ export function entryProviderMetadata(markers: OpenAIEntryMarkers): ProviderMeta
     ...(message === undefined ? {} : { message }),
     ...(role === undefined ? {} : { role }),
     ...(opaqueParts === undefined ? {} : { opaqueParts }),
-    ...(Object.keys(layout).length === 0 ? {} : { [layoutKey]: layout }),
+    ...(Object.keys(layout).length === 0 ? {} : { [LAYOUT_KEY]: layout }),
   });
 }
 
@@ -157,13 +142,13 @@ export function systemProviderMetadata(
     ...partFields,
     ...(role === undefined ? {} : { role }),
     ...(message === undefined ? {} : { message }),
-    ...(Object.keys(layout).length === 0 ? {} : { [layoutKey]: layout }),
+    ...(Object.keys(layout).length === 0 ? {} : { [LAYOUT_KEY]: layout }),
   });
 }
 
 /** This codec's metadata of a block or tool definition, without its layout markers. */
 export function readBlockFields(providerMetadata: ProviderMetadata | undefined): JsonObject {
-  const { [layoutKey]: _layout, ...fields } = providerMetadata?.[openAIKey] ?? {};
+  const { [LAYOUT_KEY]: _layout, ...fields } = providerMetadata?.[openAIKey] ?? {};
   return fields;
 }
 
@@ -175,7 +160,7 @@ export function readLayout(providerMetadata: ProviderMetadata | undefined): Json
 
 /** Fields plus layout markers (when any) as block metadata. */
 export function fieldsWithLayout(fields: object, layout: object): object {
-  return Object.keys(layout).length === 0 ? fields : { ...fields, [layoutKey]: layout };
+  return Object.keys(layout).length === 0 ? fields : { ...fields, [LAYOUT_KEY]: layout };
 }
 
 /** Wraps fields as `{ openai: fields }`, or returns undefined when there are none. */

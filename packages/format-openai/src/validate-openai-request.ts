@@ -1,11 +1,11 @@
+import { isJsonObject } from '@ctx/core';
+import { toValidationIssues } from '@ctx/format-utils';
 import {
   openAIChatRequestSchema,
   type OpenAIChatRequest,
   type OpenAIContentPart,
   type OpenAIMessage,
 } from './openai-chat-request-schema.js';
-import { isJsonObject } from './openai-provider-metadata.js';
-import { formatPath } from './parse-native-value.js';
 
 /** The request rule a problem breaks. */
 export type OpenAIRequestRule =
@@ -231,11 +231,7 @@ class RequestChecker {
 export function validateOpenAIRequest(request: unknown): OpenAIRequestProblem[] {
   const parsed = openAIChatRequestSchema.safeParse(request);
   if (!parsed.success) {
-    return parsed.error.issues.map((issue) => ({
-      rule: 'schema',
-      path: formatPath(issue.path),
-      message: issue.message,
-    }));
+    return toValidationIssues(parsed.error).map((issue) => ({ rule: 'schema', ...issue }));
   }
   const checker = new RequestChecker();
   const { messages, tools } = request as OpenAIChatRequest;

@@ -1,5 +1,4 @@
-import type { ContentBlock, FormatWarning, JsonValue, ToolCallBlock } from '@ctx/core';
-import { isJsonObject } from './record-skeleton.js';
+import { isJsonObject, type ContentBlock, type FormatWarning, type JsonValue, type ToolCallBlock } from '@ctx/core';
 import type { FencedActionSpan } from './find-fenced-actions.js';
 import { readTrajectoryMetadata, trajectoryKey } from './trajectory-metadata.js';
 

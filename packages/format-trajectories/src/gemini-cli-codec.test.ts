@@ -1,7 +1,8 @@
 import { InvalidFormatError, type Conversation, type HistoryEntry } from '@ctx/core';
+import { corpusExists, readCorpusJson } from '@ctx/format-utils/testing';
 import { describe, expect, it } from 'vitest';
 import { createGeminiCliCodec } from './gemini-cli-codec.js';
-import { hasCorpus, readCorpusJson, readManifestEntry } from './test-support/corpus.js';
+import { readManifestEntry } from './test-support/manifest-entry.js';
 import { allBlocks, countBlocks, entryKinds, expectExactRoundTrip } from './test-support/round-trip.js';
 
 const codec = createGeminiCliCodec();
@@ -152,7 +153,7 @@ describe('createGeminiCliCodec', () => {
   });
 });
 
-describe.skipIf(!hasCorpus)('createGeminiCliCodec on the recorded corpus', () => {
+describe.skipIf(!corpusExists)('createGeminiCliCodec on the recorded corpus', () => {
   it('should decode the session pair-valid, agree with the manifest, and encode it back exactly', () => {
     const file = 'gemini-cli/session-2026-01-11T00-25-17b4d5e9.json';
     const manifest = readManifestEntry(file);

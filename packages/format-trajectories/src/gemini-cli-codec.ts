@@ -1,4 +1,5 @@
 import {
+  isJsonObject,
   parseConversation,
   type ContentBlock,
   type Conversation,
@@ -8,6 +9,7 @@ import {
   type EntryUsage,
   type FormatWarning,
   type HistoryEntry,
+  type JsonObject,
   type JsonValue,
   type ThinkingBlock,
   type ToolCallBlock,
@@ -21,7 +23,7 @@ import {
 } from './gemini-cli-recording.js';
 import { buildPairValidHistory, type DraftHistory } from './pair-valid-history.js';
 import { parseNativeInput } from './parse-native-input.js';
-import { detachRecord, fillHoles, isJsonObject, punchHoles, type JsonObject, type JsonPath } from './record-skeleton.js';
+import { detachRecord, fillHoles, punchHoles, type JsonPath } from './record-skeleton.js';
 import { renderText } from './render-text.js';
 import type { TrajectoryFormat } from './trajectory-format.js';
 import {

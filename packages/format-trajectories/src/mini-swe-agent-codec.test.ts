@@ -1,8 +1,9 @@
 import { InvalidFormatError, type Conversation, type HistoryEntry } from '@ctx/core';
+import { corpusExists, deepFreeze, readCorpusJson } from '@ctx/format-utils/testing';
 import { describe, expect, it } from 'vitest';
 import { createMiniSweAgentCodec } from './mini-swe-agent-codec.js';
-import { hasCorpus, readCorpusJson, readManifestEntry } from './test-support/corpus.js';
-import { countBlocks, deepFreeze, entryKinds, expectExactRoundTrip } from './test-support/round-trip.js';
+import { readManifestEntry } from './test-support/manifest-entry.js';
+import { countBlocks, entryKinds, expectExactRoundTrip } from './test-support/round-trip.js';
 
 const codec = createMiniSweAgentCodec();
 
@@ -205,7 +206,7 @@ const corpusFiles = [
   { file: 'openai-chat/mini-swe-agent/sympy__sympy-13091.traj.json', calls: 124, rejected: 5 },
 ];
 
-describe.skipIf(!hasCorpus)('createMiniSweAgentCodec on the recorded corpus', () => {
+describe.skipIf(!corpusExists)('createMiniSweAgentCodec on the recorded corpus', () => {
   it.each(corpusFiles)('should decode $file pair-valid and encode it back exactly', ({ file, calls, rejected }) => {
     const manifest = readManifestEntry(file);
     const { conversation, warnings } = expectExactRoundTrip(codec, readCorpusJson(file));

@@ -7,6 +7,7 @@ import {
   type EncodeResult,
   type FormatWarning,
   type HistoryEntry,
+  type JsonObject,
   type JsonValue,
   type Speaker,
   type TextBlock,
@@ -22,7 +23,7 @@ import {
 import { readOpenAiUsage } from './openai-usage.js';
 import { buildPairValidHistory, type DraftHistory } from './pair-valid-history.js';
 import { parseNativeInput } from './parse-native-input.js';
-import { detachRecord, fillHoles, punchHoles, readPath, type JsonObject, type JsonPath } from './record-skeleton.js';
+import { detachRecord, fillHoles, punchHoles, readPath, type JsonPath } from './record-skeleton.js';
 import { renderObservation, renderText } from './render-text.js';
 import type { TrajectoryFormat } from './trajectory-format.js';
 import {

@@ -1,5 +1,4 @@
-import type { EntryUsage, JsonValue } from '@ctx/core';
-import { isJsonObject } from './record-skeleton.js';
+import { isJsonObject, type EntryUsage, type JsonValue } from '@ctx/core';
 
 function count(value: JsonValue | undefined): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;

@@ -1,4 +1,5 @@
 import {
+  isJsonObject,
   parseConversation,
   type ContentBlock,
   type Conversation,
@@ -7,6 +8,7 @@ import {
   type EncodeResult,
   type FormatWarning,
   type HistoryEntry,
+  type JsonObject,
   type JsonValue,
   type Speaker,
   type TextBlock,
@@ -18,15 +20,7 @@ import { openHandsSessionSchema, type OpenHandsEvent, type OpenHandsSession } fr
 import { readOpenAiUsage } from './openai-usage.js';
 import { buildPairValidHistory, type DraftHistory } from './pair-valid-history.js';
 import { parseNativeInput } from './parse-native-input.js';
-import {
-  detachRecord,
-  fillHoles,
-  isJsonObject,
-  punchHoles,
-  readPath,
-  type JsonObject,
-  type JsonPath,
-} from './record-skeleton.js';
+import { detachRecord, fillHoles, punchHoles, readPath, type JsonPath } from './record-skeleton.js';
 import { renderText, renderToolResult } from './render-text.js';
 import { decodeToolArguments, encodeToolArguments } from './tool-arguments.js';
 import type { TrajectoryFormat } from './trajectory-format.js';

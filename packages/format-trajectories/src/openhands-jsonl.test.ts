@@ -1,7 +1,8 @@
+import { corpusExists, readCorpusText } from '@ctx/format-utils/testing';
 import { describe, expect, it } from 'vitest';
 import { createOpenHandsCodec } from './openhands-codec.js';
 import { decodeOpenHandsJsonl } from './openhands-jsonl.js';
-import { hasCorpus, readCorpusText, readManifestEntry } from './test-support/corpus.js';
+import { readManifestEntry } from './test-support/manifest-entry.js';
 import { countBlocks, expectExactRoundTrip } from './test-support/round-trip.js';
 
 const message = (id: number, text: string) => ({ id, source: 'user', message: text, action: 'message', args: { content: text } });
@@ -50,7 +51,7 @@ const file = 'openhands/multi_swe_bench_examples_output.jsonl';
 // are the actions with tool_call_metadata except the two sessions' final `finish`, which no observation answers.
 const expectedCalls = [22, 32, 49];
 
-describe.skipIf(!hasCorpus)('decodeOpenHandsJsonl on the recorded corpus', () => {
+describe.skipIf(!corpusExists)('decodeOpenHandsJsonl on the recorded corpus', () => {
   it('should read the three sessions pair-valid, agree with the manifest, and encode each back exactly', () => {
     const text = readCorpusText(file);
     const manifest = readManifestEntry(file);

@@ -1,18 +1,10 @@
-import { InvalidFormatError, isJsonValue, type ValidationIssue } from '@ctx/core';
+import { InvalidFormatError, isJsonValue } from '@ctx/core';
+import { parseNativeValue } from '@ctx/format-utils';
 import type { z } from 'zod';
 import type { TrajectoryFormat } from './trajectory-format.js';
 
 // A broken file can fail on every message; the first few paths say enough.
 const maximumIssues = 20;
-
-function formatPath(path: readonly PropertyKey[]): string {
-  let result = '';
-  for (const key of path) {
-    if (typeof key === 'number') result += `[${key}]`;
-    else result += result === '' ? String(key) : `.${String(key)}`;
-  }
-  return result;
-}
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -22,7 +14,8 @@ function describe(value: unknown): string {
 
 /**
  * Checks that `input` is parsed JSON of the shape a codec relies on, and returns it unchanged (not zod's copy: the
- * codec keeps the original objects' key order and never modifies them).
+ * codec keeps the original objects' key order and never modifies them). Trajectories are JSON files, so anything
+ * `JSON.parse` cannot produce is rejected before the schema runs.
  *
  * @param schema - A loose zod schema of the fields the codec reads; other keys pass through untouched.
  * @param input - The value handed to `decode`.
@@ -37,12 +30,5 @@ export function parseNativeInput<T>(schema: z.ZodType<T>, input: unknown, format
       issues: [{ path: '', message: `Expected parsed JSON (e.g. the result of JSON.parse), found ${describe(input)}` }],
     });
   }
-  const result = schema.safeParse(input);
-  if (!result.success) {
-    const issues: ValidationIssue[] = result.error.issues
-      .slice(0, maximumIssues)
-      .map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
-    throw new InvalidFormatError({ format, issues, cause: result.error });
-  }
-  return input as T;
+  return parseNativeValue(schema, input, { format, maximumIssues });
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fillHoles, isJsonObject, punchHoles, readPath, type JsonObject, type JsonPath } from './record-skeleton.js';
+import { isJsonObject, type JsonObject } from '@ctx/core';
+import { fillHoles, punchHoles, readPath, type JsonPath } from './record-skeleton.js';
 
 const event = {
   id: 5,

@@ -1,15 +1,7 @@
-import type { JsonValue } from '@ctx/core';
-
-/** A JSON object as read from a trajectory file. */
-export type JsonObject = { readonly [key: string]: JsonValue };
+import { isJsonObject, type JsonObject, type JsonValue } from '@ctx/core';
 
 /** Where a value sits inside a JSON record: object keys and array indexes, outermost first. */
 export type JsonPath = readonly (string | number)[];
-
-/** True for plain JSON objects (not arrays, not null). */
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The value at `path`, or undefined when the path does not exist. */
 export function readPath(value: JsonValue | undefined, path: JsonPath): JsonValue | undefined {

@@ -1,7 +1,8 @@
 import { InvalidFormatError, type Conversation, type HistoryEntry } from '@ctx/core';
+import { corpusExists, readCorpusJson } from '@ctx/format-utils/testing';
 import { describe, expect, it } from 'vitest';
 import { createSweAgentCodec } from './swe-agent-codec.js';
-import { hasCorpus, readCorpusJson, readManifestEntry } from './test-support/corpus.js';
+import { readManifestEntry } from './test-support/manifest-entry.js';
 import { allBlocks, countBlocks, entryKinds, expectExactRoundTrip } from './test-support/round-trip.js';
 
 const codec = createSweAgentCodec();
@@ -174,7 +175,7 @@ const corpusFiles = [
   { file: 'swe-agent/marshmallow-1867__function_calling_replace_from_source.traj', calls: 13, warnings: 0 },
 ];
 
-describe.skipIf(!hasCorpus)('createSweAgentCodec on the recorded corpus', () => {
+describe.skipIf(!corpusExists)('createSweAgentCodec on the recorded corpus', () => {
   it.each(corpusFiles)('should decode $file pair-valid and encode it back exactly', ({ file, calls, warnings: warningCount }) => {
     const manifest = readManifestEntry(file);
     const { conversation, warnings } = expectExactRoundTrip(codec, readCorpusJson(file));

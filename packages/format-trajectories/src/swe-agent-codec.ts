@@ -7,6 +7,7 @@ import {
   type EncodeResult,
   type FormatWarning,
   type HistoryEntry,
+  type JsonObject,
   type JsonValue,
   type ProviderMetadata,
   type Speaker,
@@ -19,7 +20,7 @@ import { renderFencedAction, splitFencedAction, textActionToolName, type FenceSt
 import { findSweAgentAction } from './find-fenced-actions.js';
 import { buildPairValidHistory, type DraftHistory } from './pair-valid-history.js';
 import { parseNativeInput } from './parse-native-input.js';
-import { detachRecord, fillHoles, punchHoles, type JsonObject, type JsonPath } from './record-skeleton.js';
+import { detachRecord, fillHoles, punchHoles, type JsonPath } from './record-skeleton.js';
 import { renderObservation, renderText, renderToolResult } from './render-text.js';
 import { sweAgentTrajectorySchema, type SweAgentMessage, type SweAgentTrajectory } from './swe-agent-trajectory.js';
 import { decodeToolArguments, encodeToolArguments } from './tool-arguments.js';

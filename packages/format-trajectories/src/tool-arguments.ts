@@ -1,5 +1,4 @@
-import type { JsonValue } from '@ctx/core';
-import type { JsonObject } from './record-skeleton.js';
+import type { JsonObject, JsonValue } from '@ctx/core';
 
 /**
  * How a recorded `arguments` string was serialized, so it can be written again byte for byte from the parsed

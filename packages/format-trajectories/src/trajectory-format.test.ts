@@ -1,5 +1,5 @@
+import { corpusExists, readCorpusJson, readCorpusText } from '@ctx/format-utils/testing';
 import { describe, expect, it } from 'vitest';
-import { hasCorpus, readCorpusJson, readCorpusText } from './test-support/corpus.js';
 import { detectTrajectoryFormat } from './trajectory-format.js';
 
 describe('detectTrajectoryFormat', () => {
@@ -33,7 +33,7 @@ const trajectoryFiles = [
   ['gemini-cli/session-2026-01-11T00-25-17b4d5e9.json', 'gemini-cli'],
 ] as const;
 
-describe.skipIf(!hasCorpus)('detectTrajectoryFormat on the recorded corpus', () => {
+describe.skipIf(!corpusExists)('detectTrajectoryFormat on the recorded corpus', () => {
   it.each(trajectoryFiles)('should detect %s as %s', (file, format) => {
     expect(detectTrajectoryFormat(readCorpusJson(file))).toBe(format);
   });

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject } from './record-skeleton.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '@ctx/core';
 
 /**
  * The agent trajectory formats this package reads; each is also the `format` id of its codec.
@@ -9,8 +9,8 @@ import { isJsonObject, type JsonObject } from './record-skeleton.js';
  */
 export type TrajectoryFormat = 'mini-swe-agent' | 'swe-agent' | 'openhands' | 'gemini-cli';
 
-function firstObject(list: readonly unknown[]): JsonObject | undefined {
-  const first: unknown = list[0];
+function firstObject(list: readonly JsonValue[]): JsonObject | undefined {
+  const first = list[0];
   return isJsonObject(first) ? first : undefined;
 }
 
@@ -24,14 +24,16 @@ function isMiniSweAgent(value: JsonObject): boolean {
  * Says which trajectory format a parsed JSON value is in, from its shape alone (no full validation: the codec's
  * `decode` does that). Plain chat arrays and other formats give undefined.
  *
- * @param value - A parsed JSON value, e.g. `JSON.parse(fileText)` or one parsed line of an OpenHands `output.jsonl`.
+ * @param input - A parsed JSON value, e.g. `JSON.parse(fileText)` or one parsed line of an OpenHands `output.jsonl`.
  * @returns The format, or undefined when the value is none of them.
  * @example
  * ```ts
  * const format = detectTrajectoryFormat(JSON.parse(readFileSync('run.traj', 'utf8'))); // 'swe-agent'
  * ```
  */
-export function detectTrajectoryFormat(value: unknown): TrajectoryFormat | undefined {
+export function detectTrajectoryFormat(input: unknown): TrajectoryFormat | undefined {
+  // `isJsonObject` only tests the shape (`typeof`), so any input may be handed to it; what follows reads JSON fields.
+  const value = input as JsonValue;
   if (!isJsonObject(value)) return undefined;
   const { messages, history } = value;
   if (Array.isArray(messages)) {

@@ -1,5 +1,4 @@
-import type { Conversation, JsonValue, ProviderMetadata } from '@ctx/core';
-import { isJsonObject, type JsonObject } from './record-skeleton.js';
+import { isJsonObject, type Conversation, type JsonObject, type JsonValue, type ProviderMetadata } from '@ctx/core';
 import type { TrajectoryFormat } from './trajectory-format.js';
 
 /** The `providerMetadata` key every trajectory codec writes under. */

@@ -9,7 +9,7 @@ describe('extractActiveTodos', () => {
     expect(extractActiveTodos([human(), calls(call('a', 'Read', { file_path: 'a' })), result('a', 'Read', 'x'), answer()])).toBeUndefined();
   });
 
-  it('should return the latest Claude Code TodoWrite list, dropping activeForm', () => {
+  it('should return the latest Claude Code TodoWrite list, keeping activeForm', () => {
     const history = deepFreeze([
       calls(call('1', 'TodoWrite', { todos: [{ content: 'Old', status: 'pending', activeForm: 'Doing old' }] })),
       result('1', 'TodoWrite', 'Todos have been modified successfully.'),
@@ -24,8 +24,8 @@ describe('extractActiveTodos', () => {
       result('2', 'TodoWrite', 'Todos have been modified successfully.'),
     ]);
     expect(extractActiveTodos(history)).toEqual([
-      { content: 'Write tests', status: 'completed' },
-      { content: 'Fix bug', status: 'in_progress' },
+      { content: 'Write tests', status: 'completed', activeForm: 'Writing tests' },
+      { content: 'Fix bug', status: 'in_progress', activeForm: 'Fixing bug' },
     ]);
   });
 
@@ -44,7 +44,7 @@ describe('extractActiveTodos', () => {
     expect(extractActiveTodos(history)).toEqual([{ content: 'Kept', status: 'pending' }]);
   });
 
-  it('should map gemini-cli write_todos descriptions and leave cancelled items out', () => {
+  it('should map gemini-cli write_todos descriptions and keep cancelled items as cancelled', () => {
     const history = [
       calls(
         call('1', 'write_todos', {
@@ -58,6 +58,7 @@ describe('extractActiveTodos', () => {
     ];
     expect(extractActiveTodos(history)).toEqual([
       { content: 'Plan', status: 'completed' },
+      { content: 'Dropped idea', status: 'cancelled' },
       { content: 'Build', status: 'in_progress' },
     ]);
   });

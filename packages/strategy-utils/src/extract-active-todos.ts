@@ -17,7 +17,7 @@ export interface ExtractActiveTodosOptions {
 const listKeys = ['todos', 'task_list', 'plan'] as const;
 const contentKeys = ['content', 'description', 'title', 'step', 'task'] as const;
 
-const statusAliases: Readonly<Record<string, Todo['status'] | 'dropped'>> = {
+const statusAliases: Readonly<Record<string, Todo['status']>> = {
   pending: 'pending',
   todo: 'pending',
   not_started: 'pending',
@@ -26,9 +26,9 @@ const statusAliases: Readonly<Record<string, Todo['status'] | 'dropped'>> = {
   completed: 'completed',
   complete: 'completed',
   done: 'completed',
-  // A cancelled task is not active, and core's Todo has no status for it.
-  cancelled: 'dropped',
-  canceled: 'dropped',
+  // gemini-cli's; kept so a summary does not bring a task back that the agent gave up on.
+  cancelled: 'cancelled',
+  canceled: 'cancelled',
 };
 
 function parseTodo(value: JsonValue): Todo | undefined {
@@ -36,12 +36,14 @@ function parseTodo(value: JsonValue): Todo | undefined {
   if (item === undefined) return undefined;
   const contentKey = contentKeys.find((key) => typeof item[key] === 'string' && item[key] !== '');
   const status = typeof item['status'] === 'string' ? statusAliases[item['status']] : undefined;
-  if (contentKey === undefined || status === undefined || status === 'dropped') return undefined;
+  if (contentKey === undefined || status === undefined) return undefined;
+  const activeForm = item['activeForm'];
   const id = item['id'];
   const priority = item['priority'];
   return {
     content: item[contentKey] as string,
     status,
+    ...(typeof activeForm === 'string' ? { activeForm } : {}),
     ...(typeof id === 'string' || typeof id === 'number' ? { id: String(id) } : {}),
     ...(priority === 'high' || priority === 'medium' || priority === 'low' ? { priority } : {}),
   };
@@ -73,10 +75,9 @@ function findResponse(history: readonly HistoryEntry[], entryIndex: number, call
  * strategies can keep it.
  *
  * Items map to `Todo` from `@ctx/core`: the text comes from `content` (Claude Code), `description` (gemini-cli),
- * `title` (OpenHands) or `step` (Codex); `id` and `priority` are kept when present; Claude Code's `activeForm` is
- * dropped (core's `Todo` has no field for it); statuses `todo`→`pending`, `done`→`completed`; `cancelled` items
- * are left out, as are items without text or with an unknown status. Calls whose response is an error (a
- * rejected `TodoWrite`) are skipped.
+ * `title` (OpenHands) or `step` (Codex); Claude Code's `activeForm`, `id` and `priority` are kept when present;
+ * statuses `todo`→`pending`, `done`→`completed`, `cancelled` (gemini-cli) stays `cancelled`; items without text or
+ * with an unknown status are left out. Calls whose response is an error (a rejected `TodoWrite`) are skipped.
  *
  * @param history - The canonical history.
  * @param options - An optional `registry` deciding which tools are todo tools.

@@ -4,7 +4,7 @@ import { CliError, type CliIo } from '../cli-io.js';
 import { compareStrategies, type Comparison } from '../compare-strategies.js';
 import { demoTranscriptPath } from '../demo-transcript.js';
 import { formatTable } from '../format-table.js';
-import { loadTranscript } from '../load-transcript.js';
+import { readTranscriptFile, readTranscripts, type LoadedTranscript } from '../read-transcripts.js';
 import { selectStrategies } from '../select-strategies.js';
 import { createTokenizer, type TokenizerName } from '../tokenizers.js';
 
@@ -21,10 +21,10 @@ export interface CompareCommandOptions {
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const percent = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;
 
-function describeSource(file: string | undefined): string {
-  return file === undefined
+function describeSource(transcript: LoadedTranscript, isDemo: boolean): string {
+  return isDemo
     ? `built-in demo (${relative(process.cwd(), demoTranscriptPath) || demoTranscriptPath})`
-    : file;
+    : `${transcript.label} (${transcript.format})`;
 }
 
 function formatComparison(
@@ -72,11 +72,12 @@ export async function runCompareCommand(files: readonly string[], options: Compa
   }
   const strategies = selectStrategies(options.strategies);
   const tokenizer = await createTokenizer(options.tokenizer);
-  const sources = files.length === 0 ? [undefined] : files;
+  const isDemo = files.length === 0;
+  const transcripts = isDemo ? await readTranscriptFile(demoTranscriptPath) : await readTranscripts(files);
   const outputs: unknown[] = [];
   let allValid = true;
-  for (const file of sources) {
-    const conversation = await loadTranscript(file ?? demoTranscriptPath);
+  for (const transcript of transcripts) {
+    const { conversation } = transcript;
     const comparison = await compareStrategies({
       conversation,
       strategies,
@@ -88,7 +89,8 @@ export async function runCompareCommand(files: readonly string[], options: Compa
     allValid &&= comparison.results.every((result) => result.pairValid && result.outcome !== 'failed');
     if (options.json) {
       outputs.push({
-        file: file ?? demoTranscriptPath,
+        file: transcript.label,
+        format: transcript.format,
         entries: comparison.entries,
         tokens: comparison.tokens,
         overheadTokens: comparison.overheadTokens,
@@ -98,8 +100,10 @@ export async function runCompareCommand(files: readonly string[], options: Compa
       });
     } else {
       if (outputs.length > 0) io.stdout('');
-      io.stdout(formatComparison(describeSource(file), conversation, comparison, tokenizer.name, options.window !== undefined));
-      outputs.push(file);
+      io.stdout(
+        formatComparison(describeSource(transcript, isDemo), conversation, comparison, tokenizer.name, options.window !== undefined),
+      );
+      outputs.push(transcript.label);
     }
   }
   if (options.json) io.stdout(JSON.stringify({ transcripts: outputs }, null, 2));

@@ -1,8 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { corpusDirectory, corpusExists } from '@ctx/format-utils/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpusDirectory, corpusExists } from '../test-support/corpus.js';
 import { findClaudeCodeSessions } from './find-claude-code-sessions.js';
 
 describe('findClaudeCodeSessions', () => {

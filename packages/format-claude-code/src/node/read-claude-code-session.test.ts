@@ -1,9 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { corpusExists, corpusPath, readCorpusText } from '@ctx/format-utils/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseClaudeCodeSession } from '../claude-code-session-reader.js';
-import { corpusExists, corpusPath, readCorpusFile } from '../test-support/corpus.js';
 import { assistant, jsonl, text, user } from '../test-support/records.js';
 import { readClaudeCodeSession } from './read-claude-code-session.js';
 
@@ -33,7 +33,7 @@ describe('readClaudeCodeSession', () => {
   it.skipIf(!corpusExists)('should read a real session file exactly as parseClaudeCodeSession reads its text', async () => {
     const file = 'claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl';
     const streamed = await readClaudeCodeSession(corpusPath(file));
-    const parsed = parseClaudeCodeSession(readCorpusFile(file));
+    const parsed = parseClaudeCodeSession(readCorpusText(file));
     expect(streamed.statistics).toEqual(parsed.statistics);
     expect(streamed.mainPath).toEqual(parsed.mainPath);
   });

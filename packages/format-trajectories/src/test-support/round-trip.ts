@@ -5,6 +5,7 @@ import {
   type ConversationCodec,
   type DecodeResult,
 } from '@ctx/core';
+import { deepFreeze } from '@ctx/format-utils/testing';
 import { expect } from 'vitest';
 
 /** Where two serializations first differ, with context, or undefined when they are equal. */
@@ -66,13 +67,4 @@ export function countBlocks(conversation: Conversation, type: ContentBlock['type
 /** The `providerMetadata.trajectory.kind` of every entry, `undefined` where there is none. */
 export function entryKinds(conversation: Conversation): unknown[] {
   return conversation.history.map((entry) => entry.metadata?.providerMetadata?.trajectory?.kind);
-}
-
-/** Freezes a value and everything in it, so a test fails if code under test writes to it. */
-export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const item of Object.values(value)) deepFreeze(item);
-  }
-  return value;
 }

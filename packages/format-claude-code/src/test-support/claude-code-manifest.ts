@@ -1,10 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
-/** The recorded corpus: `CTX_CORPUS`, else `../shared/corpus` beside the repository. */
-export const corpusDirectory = process.env.CTX_CORPUS ?? fileURLToPath(new URL('../../../../../shared/corpus/', import.meta.url));
-
-export const corpusExists = existsSync(`${corpusDirectory}/manifest.json`);
+import { corpusDirectory, corpusExists, readCorpusJson } from '@ctx/format-utils/testing';
 
 if (!corpusExists) console.warn(`Skipping Claude Code corpus tests: corpus not found at ${corpusDirectory}`);
 
@@ -32,16 +26,6 @@ export interface ManifestEntry {
 /** The Claude Code rows of the manifest (empty when the corpus is missing). */
 export function claudeCodeManifest(): ManifestEntry[] {
   if (!corpusExists) return [];
-  const manifest = JSON.parse(readFileSync(`${corpusDirectory}/manifest.json`, 'utf8')) as ManifestEntry[];
+  const manifest = readCorpusJson('manifest.json') as ManifestEntry[];
   return manifest.filter((entry) => entry.format === 'claude-code-jsonl');
-}
-
-/** The absolute path of a corpus file. */
-export function corpusPath(file: string): string {
-  return `${corpusDirectory}/${file}`;
-}
-
-/** The text of a corpus file. */
-export function readCorpusFile(file: string): string {
-  return readFileSync(corpusPath(file), 'utf8');
 }

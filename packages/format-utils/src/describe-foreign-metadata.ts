@@ -1,4 +1,26 @@
-import type { Conversation, FormatWarning, JsonValue, ProviderMetadata } from '@ctx/core';
+import { isJsonObject, type Conversation, type FormatWarning, type ProviderMetadata } from '@ctx/core';
+
+/**
+ * The key, inside a codec's own `providerMetadata.<provider>` object (at any level: conversation, system block, tool,
+ * entry, block), under which the codec keeps markers that only describe how its native value was laid out (string or
+ * array content, where a message was split, the exact bytes of a JSON string). Nothing is lost when another format
+ * ignores them, so {@link describeForeignMetadata} drops them without a warning.
+ *
+ * @example
+ * ```ts
+ * // An Anthropic text block that was written as a one-block array rather than a string:
+ * { anthropic: { cache_control: { type: 'ephemeral' }, [LAYOUT_KEY]: { contentArray: true } } }
+ * ```
+ */
+export const LAYOUT_KEY = 'layout';
+
+/** Options of {@link describeForeignMetadata}. */
+export interface DescribeForeignMetadataOptions {
+  /** The encoding codec's own `providerMetadata` key (e.g. `anthropic`): it is read back, not dropped. */
+  readonly ownKey: string;
+  /** The encoded format's id as warnings name it, e.g. `anthropic-messages` in "… has no anthropic-messages equivalent". */
+  readonly format: string;
+}
 
 interface DroppedKey {
   readonly provider: string;
@@ -22,17 +44,28 @@ const places = {
 } as const satisfies Record<string, Place>;
 
 /**
- * Other codecs keep what this format cannot hold in `providerMetadata` under their own key (`openai`,
- * `claudeCode`, …). Encoding drops it; this names each dropped key once, with how often it occurred and where
- * first, so a user sees e.g. "openai.message (agent, thought, …) on 26 entries" instead of nothing or 3,000 lines.
- * Keys named `layoutKey` hold only how the other format laid its value out (string or array, message splits):
- * nothing is lost without them, so they are skipped.
+ * The `lossy` warnings for the other codecs' metadata that encoding a conversation drops.
  *
- * Linear in the number of entries and blocks.
+ * Other codecs keep what their format has and the canonical model has not in `providerMetadata` under their own key
+ * (`openai`, `claudeCode`, …). A codec that encodes such a conversation cannot carry it, and says so: one warning per
+ * `<provider>.<key>` and place (conversation, system block, tool definition, entry, block), with how often it occurred,
+ * where first, and the names of up to six fields of an object value, e.g. "openai.message (agent, thought, …) on 26
+ * entries has no anthropic-messages equivalent and was dropped" instead of nothing or 3,000 lines. Keys named
+ * {@link LAYOUT_KEY} only say how the other format laid its value out: nothing is lost without them, so they are
+ * skipped. Linear in the number of entries and blocks.
+ *
+ * @param conversation - The conversation being encoded.
+ * @param options - The encoding codec's own key and its format's id.
+ * @returns The warnings, in order of first occurrence; empty when nothing foreign is dropped.
+ *
+ * @example
+ * ```ts
+ * const warnings = [...ownWarnings, ...describeForeignMetadata(conversation, { ownKey: 'anthropic', format: 'anthropic-messages' })];
+ * ```
  */
 export function describeForeignMetadata(
   conversation: Conversation,
-  options: { readonly ownKey: string; readonly format: string; readonly layoutKey: string },
+  options: DescribeForeignMetadataOptions,
 ): FormatWarning[] {
   const dropped = new Map<string, DroppedKey>();
 
@@ -41,7 +74,7 @@ export function describeForeignMetadata(
     for (const [provider, fields] of Object.entries(providerMetadata)) {
       if (provider === options.ownKey) continue;
       for (const [key, value] of Object.entries(fields)) {
-        if (key === options.layoutKey) continue;
+        if (key === LAYOUT_KEY) continue;
         const id = `${provider}\u0000${key}\u0000${where[0]}`;
         let entry = dropped.get(id);
         if (entry === undefined) {
@@ -49,7 +82,7 @@ export function describeForeignMetadata(
           dropped.set(id, entry);
         }
         entry.count++;
-        if (isObject(value) && entry.fields.size <= maxFieldsNamed) {
+        if (isJsonObject(value) && entry.fields.size <= maxFieldsNamed) {
           for (const field of Object.keys(value)) entry.fields.add(field);
         }
       }
@@ -82,8 +115,4 @@ export function describeForeignMetadata(
       ...(entry.firstPath === '' ? {} : { path: entry.firstPath }),
     };
   });
-}
-
-function isObject(value: JsonValue): value is { readonly [key: string]: JsonValue } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,11 +1,18 @@
 import type { Conversation } from '@ctx/core';
 
 /*
- * Canonical conversations as other codecs produce them (built by hand), to check that encoding for Gemini gives a
- * valid request and warns for every loss.
+ * Canonical conversations as other codecs produce them, built by hand: encoding them for a codec's own format must
+ * give a valid request and a warning for every loss. Test fixtures; not for production use.
  */
 
-/** Claude Code-like: system, thinking with an Anthropic signature, parallel calls, an error, an image, metadata. */
+/**
+ * Claude Code-like: system, thinking with an Anthropic signature, parallel calls, an error, an image, metadata.
+ *
+ * @example
+ * ```ts
+ * const { value, warnings } = geminiCodec.encode(parseConversation(claudeCodeLikeConversation));
+ * ```
+ */
 export const claudeCodeLikeConversation: Conversation = {
   system: [{ type: 'text', text: 'You are Claude Code.' }],
   tools: [
@@ -51,7 +58,14 @@ export const claudeCodeLikeConversation: Conversation = {
   ],
 };
 
-/** OpenAI-like: one assistant message with parallel calls of the same function, answered by separate tool entries. */
+/**
+ * OpenAI-like: one assistant message with parallel calls of the same function, answered by separate tool entries.
+ *
+ * @example
+ * ```ts
+ * const { value } = aiSdkCodec.encode(parseConversation(parallelSameFunctionConversation));
+ * ```
+ */
 export const parallelSameFunctionConversation: Conversation = {
   history: [
     { speaker: 'human', blocks: [{ type: 'text', text: 'Weather in Paris and Rome?' }] },

@@ -1,0 +1,106 @@
+import { createTokenCounter, isJsonObject, type Conversation, type FormatWarning, type Tokenizer } from '@ctx/core';
+import { summarizeClaudeCodeSession, type ClaudeCodeCompaction } from '@ctx/format-claude-code';
+import { classifyHistoryToolCalls, type ToolCallKind } from '@ctx/strategy-utils';
+import type { LoadedTranscript, TranscriptFormat } from './read-transcripts.js';
+
+/** What `ctx inspect` reports for one transcript. Plain JSON. */
+export interface TranscriptInspection {
+  readonly file: string;
+  readonly format: TranscriptFormat;
+  /** Entries of the canonical history. */
+  readonly entries: number;
+  readonly bySpeaker: { readonly human: number; readonly ai: number; readonly tool: number };
+  readonly toolCalls: number;
+  readonly toolCallsByKind: Readonly<Partial<Record<ToolCallKind, number>>>;
+  /** Tool results that report a failure. */
+  readonly toolErrors: number;
+  /** Tokens of the whole request (history, system, tools) with the given tokenizer. */
+  readonly tokens: number;
+  readonly tokenizer: string;
+  readonly epochs: number;
+  readonly compactions: number;
+  readonly compactionDetails: readonly { readonly trigger?: string; readonly preTokens?: number; readonly form: string }[];
+  readonly orphans: number;
+  readonly sidechains: number;
+  readonly abandonedBranches: number;
+  readonly malformedLines: number;
+  /** Distinct files read, written (created, edited, deleted), and read more than once. */
+  readonly filesRead: number;
+  readonly filesWritten: number;
+  readonly filesReread: number;
+  readonly maxReadsOfOneFile: number;
+  readonly warnings: Readonly<Partial<Record<FormatWarning['type'], number>>>;
+}
+
+function count<K extends string>(counter: Partial<Record<K, number>>, key: K): void {
+  counter[key] = (counter[key] ?? 0) + 1;
+}
+
+/** The agent's working directory when the transcript records one (Claude Code's `cwd`), else `/`. */
+function workspaceRootOf(conversation: Conversation): string {
+  for (const entry of conversation.history) {
+    for (const extras of Object.values(entry.metadata?.providerMetadata ?? {})) {
+      if (isJsonObject(extras) && typeof extras.cwd === 'string' && extras.cwd.startsWith('/')) return extras.cwd;
+    }
+  }
+  return '/';
+}
+
+function describeCompaction(compaction: ClaudeCodeCompaction): TranscriptInspection['compactionDetails'][number] {
+  return {
+    form: compaction.form,
+    ...(compaction.trigger === undefined ? {} : { trigger: compaction.trigger }),
+    ...(compaction.preTokens === undefined ? {} : { preTokens: compaction.preTokens }),
+  };
+}
+
+/**
+ * Inspects one transcript: entries by speaker, tool calls by kind (from `@ctx/strategy-utils`), tokens, epochs and
+ * compactions, orphans, sidechains, files read / written / re-read, warnings.
+ */
+export function inspectTranscript(transcript: LoadedTranscript, tokenizer: Tokenizer): TranscriptInspection {
+  const { conversation } = transcript;
+  const counter = createTokenCounter(tokenizer);
+  const bySpeaker = { human: 0, ai: 0, tool: 0 };
+  for (const entry of conversation.history) bySpeaker[entry.speaker] += 1;
+
+  const toolCallsByKind: Partial<Record<ToolCallKind, number>> = {};
+  const readsPerFile = new Map<string, number>();
+  const written = new Set<string>();
+  let toolErrors = 0;
+  const calls = classifyHistoryToolCalls(conversation.history, { workspaceRoot: workspaceRootOf(conversation) });
+  for (const { semantics, response } of calls) {
+    count(toolCallsByKind, semantics.kind);
+    if (response?.outcome.outcome === 'error') toolErrors += 1;
+    for (const access of semantics.reads) readsPerFile.set(access.path, (readsPerFile.get(access.path) ?? 0) + 1);
+    for (const access of semantics.writes) written.add(access.path);
+  }
+
+  const warnings: Partial<Record<FormatWarning['type'], number>> = {};
+  for (const warning of transcript.warnings) count(warnings, warning.type);
+
+  const session = transcript.claudeCode === undefined ? undefined : summarizeClaudeCodeSession(transcript.claudeCode);
+  return {
+    file: transcript.label,
+    format: transcript.format,
+    entries: conversation.history.length,
+    bySpeaker,
+    toolCalls: calls.length,
+    toolCallsByKind,
+    toolErrors,
+    tokens: counter.countEntries(conversation.history) + counter.countOverhead(conversation.system, conversation.tools),
+    tokenizer: tokenizer.name,
+    epochs: session?.epochs.length ?? 1,
+    compactions: session?.compactions.length ?? 0,
+    compactionDetails: session?.compactions.map(describeCompaction) ?? [],
+    orphans: session?.orphans.length ?? 0,
+    sidechains: session?.sidechains.length ?? 0,
+    abandonedBranches: session?.abandonedBranches.length ?? 0,
+    malformedLines: session?.malformedLines.length ?? warnings.malformed ?? 0,
+    filesRead: readsPerFile.size,
+    filesWritten: written.size,
+    filesReread: [...readsPerFile.values()].filter((reads) => reads > 1).length,
+    maxReadsOfOneFile: Math.max(0, ...readsPerFile.values()),
+    warnings,
+  };
+}

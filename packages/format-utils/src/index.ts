@@ -1,0 +1,22 @@
+// Validating native input
+export {
+  checkNativeValue,
+  parseNativeValue,
+  toValidationIssues,
+  type NativeValueCheck,
+  type ParseNativeValueOptions,
+  type SchemaIssueOptions,
+} from './parse-native-value.js';
+
+// Reporting losses
+export {
+  describeForeignMetadata,
+  LAYOUT_KEY,
+  type DescribeForeignMetadataOptions,
+} from './describe-foreign-metadata.js';
+export { LossCollector } from './loss-collector.js';
+
+// Reading native and metadata fields
+export { fieldsExcept } from './fields-except.js';
+export { isFlagSet, readNumberField, readObjectField, readStringField } from './read-json-field.js';
+export { imageMediaTypeFromUrl } from './image-media-type.js';
