@@ -2,14 +2,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './cli.js';
+import { ctx } from './test-support/run-ctx.js';
+import { demoTranscriptPath } from './demo-transcript.js';
 
-async function ctx(...argv: string[]) {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const code = await runCli(argv, { stdout: (text) => stdout.push(text), stderr: (text) => stderr.push(text) });
-  return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
-}
 
 async function tempFile(name: string, content: string) {
   const directory = await mkdtemp(join(tmpdir(), 'ctx-cli-'));
@@ -29,24 +24,20 @@ describe('ctx compare', () => {
     expect(stdout).toMatch(/warning \(lossy\): dropped the \d+ oldest entries/);
   });
 
-  it('should print one JSON object per transcript with --json', async () => {
-    const { code, stdout } = await ctx('compare', '--json', '--runs', '1', '--window', '200000');
-    expect(code).toBe(0);
-    const parsed = JSON.parse(stdout) as { transcripts: { tokens: number; window: number; results: { strategy: string; outcome: string; pairValid: boolean; reduction: number }[] }[] };
-    const [transcript] = parsed.transcripts;
-    expect(transcript?.window).toBe(200_000);
-    expect(transcript?.results).toEqual([
-      expect.objectContaining({ strategy: 'top-down-truncation', outcome: 'no-op', pairValid: true, reduction: 0 }),
-    ]);
+  it('should reduce the demo to the target when its window is the transcript size', async () => {
+    const { stdout } = await ctx('compare', '--json', '--runs', '1', demoTranscriptPath);
+    const [result] = (JSON.parse(stdout) as { results: { tokensBefore: number; tokensAfter: number; validAnthropic: boolean }[] }).results;
+    expect(result?.validAnthropic).toBe(true);
+    // Target: 0.85 × window × 0.6 of the whole request.
+    expect(result?.tokensAfter).toBeLessThanOrEqual(Math.floor((result?.tokensBefore ?? 0) * 0.85 * 0.6));
   });
 
-  it('should reduce the demo to the target when its window is the transcript size', async () => {
-    const { stdout } = await ctx('compare', '--json', '--runs', '1');
-    const [transcript] = (JSON.parse(stdout) as { transcripts: { tokens: number; results: { tokensAfter: number; pairValid: boolean }[] }[] }).transcripts;
-    const result = transcript?.results[0];
-    expect(result?.pairValid).toBe(true);
-    // Target: 0.85 × window × 0.6 of the whole request.
-    expect(result?.tokensAfter).toBeLessThanOrEqual(Math.floor((transcript?.tokens ?? 0) * 0.85 * 0.6));
+  it('should leave a transcript that fits a larger window alone', async () => {
+    const { code, stdout } = await ctx('compare', demoTranscriptPath, '--json', '--runs', '1', '--window', '200000');
+    expect(code).toBe(0);
+    expect((JSON.parse(stdout) as { results: unknown[] }).results).toEqual([
+      expect.objectContaining({ strategy: 'top-down-truncation', outcome: 'no-op', reduction: 0 }),
+    ]);
   });
 
   it('should read a ctx.conversation.v1 file given on the command line', async () => {
@@ -64,9 +55,10 @@ describe('ctx compare', () => {
     );
     const { code, stdout } = await ctx('compare', file, '--runs', '1');
     expect(code).toBe(0);
-    expect(stdout).toContain(`Transcript: ${file}`);
+    expect(stdout).toContain(`Transcript: ${file} (ctx)`);
     expect(stdout).toMatch(/top-down-truncation\s+applied/);
-    expect(stdout).toMatch(/\s4 → [1-3]\s/);
+    const json = await ctx('compare', file, '--runs', '1', '--json');
+    expect((JSON.parse(json.stdout) as { results: { entriesBefore: number; entriesAfter: number }[] }).results[0]).toMatchObject({ entriesBefore: 4 });
   });
 
   it('should give one clear line and exit 1 for a missing file, bad JSON or an invalid history', async () => {
@@ -95,7 +87,7 @@ describe('ctx compare', () => {
     const threshold = await ctx('compare', '--threshold', '1.5');
     expect(threshold).toMatchObject({ code: 1, stderr: 'ctx: --threshold expects a fraction in (0, 1], got 1.5' });
     const unknown = await ctx('compare', '--strategies', 'magic');
-    expect(unknown).toMatchObject({ code: 1, stderr: 'ctx: unknown strategy "magic"; installed strategies: top-down-truncation' });
+    expect(unknown).toMatchObject({ code: 1, stderr: 'ctx: unknown strategy "magic"; known strategies: top-down-truncation' });
     expect((await ctx('frobnicate')).code).toBe(2);
   });
 });

@@ -1,12 +1,15 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CtxError } from '@ctx/core';
 import { CliError, processIo, type CliIo } from './cli-io.js';
-import { runCompareCommand } from './commands/compare-command.js';
+import { runCompareCommand, type CompareCommandOptions } from './commands/compare-command.js';
+import { runCompressCommand, type CompressCommandOptions } from './commands/compress-command.js';
 import { runConformanceCommand } from './commands/conformance-command.js';
 import { runInspectCommand } from './commands/inspect-command.js';
 import { runSettingsCommand } from './commands/settings-command.js';
 import { runStrategiesCommand } from './commands/strategies-command.js';
+import { outputFormats } from './output-formats.js';
 import { TranscriptLoadError } from './read-transcripts.js';
+import type { StrategyCommandOptions } from './resolve-strategies.js';
 import { tokenizerNames, type TokenizerName } from './tokenizers.js';
 
 function parseNumber(value: string): number {
@@ -33,18 +36,53 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     })
     .showHelpAfterError('(run ctx --help for usage)');
 
-  program
-    .command('compare')
-    .description('Run each strategy on each transcript and print tokens before → after, reduction, pairing validity and time. Without a file: the built-in demo session.')
-    .argument('[paths...]', 'transcript files or directories (Claude Code, trajectories, provider messages, ctx JSON)')
-    .option('--strategies <names>', 'comma-separated strategy names (default: every installed strategy)')
-    .option('--window <tokens>', "context window to compress for (default: the transcript's own size)", parseNumber)
-    .option('--threshold <fraction>', "compression threshold in (0, 1] (default: each strategy's own)", parseNumber)
-    .addOption(new Option('--tokenizer <name>', 'tokenizer').choices(tokenizerNames).default('gpt-tokenizer'))
+  const collect = (value: string, previous: string[]) => [...previous, value];
+  const withStrategyOptions = (command: Command) =>
+    command
+      .option('--plugin <module>', 'load third-party strategies from a module path or installed package (repeatable)', collect, [])
+      .option('--set <strategy.option=value>', 'a strategy setting, e.g. top-down-truncation.minEntriesKept=4 (repeatable)', collect, [])
+      .option('--config <file.json>', 'strategy settings keyed by strategy name');
+  const withRunOptions = (command: Command) =>
+    command
+      .option('--window <tokens>', "context window (default: the transcript's own size, as if it had just filled it)", parseNumber)
+      .option('--budget <tokens>', 'compression target for the whole request (default: threshold × window × 0.6)', parseNumber)
+      .option('--threshold <fraction>', "compression threshold in (0, 1] (default: each strategy's own)", parseNumber)
+      .addOption(new Option('--tokenizer <name>', 'tokenizer').choices(tokenizerNames).default('gpt-tokenizer'));
+
+  withRunOptions(
+    withStrategyOptions(
+      program
+        .command('compare')
+        .description(
+          'Run each strategy on each transcript; print tokens before → after, reduction, user texts kept, validity for Anthropic and OpenAI, file states kept, errors kept, time. Without a path: your recent Claude Code sessions, else the built-in demo.',
+        )
+        .argument('[paths...]', 'transcript files or directories (Claude Code, trajectories, provider messages, ctx JSON)')
+        .option('--strategies <names>', 'comma-separated strategy names (default: every known strategy)'),
+    ),
+  )
     .option('--runs <count>', 'runs per strategy; the median time is reported', parseNumber, 3)
-    .option('--json', 'print JSON instead of a table', false)
-    .action(async (files: string[], options: { strategies?: string; window?: number; threshold?: number; tokenizer: TokenizerName; runs: number; json: boolean }) => {
-      exitCode = await runCompareCommand(files, options, io);
+    .option('--json', 'print {"results": [...]} instead of a table', false)
+    .action(async (paths: string[], options: CompareCommandOptions) => {
+      exitCode = await runCompareCommand(paths, options, io);
+    });
+
+  withRunOptions(
+    withStrategyOptions(
+      program
+        .command('compress')
+        .description(
+          'Compress one transcript with the named strategies in order, print the per-pass report with retention and validity, and write the result.',
+        )
+        .argument('<file>', 'a transcript file (file#<line> picks one session of a multi-session file)')
+        .requiredOption('--strategy <names>', 'comma-separated strategy names, run in order'),
+    ),
+  )
+    .addOption(new Option('--epoch <which>', 'whole session, or what the model saw at the end').choices(['all', 'last']).default('all'))
+    .option('--out <file>', 'write the compressed conversation here')
+    .addOption(new Option('--format <format>', 'format of --out').choices(outputFormats).default('ctx'))
+    .option('--json', 'print the report as JSON', false)
+    .action(async (file: string, options: Omit<CompressCommandOptions, 'strategies'> & { strategy: string }) => {
+      exitCode = await runCompressCommand(file, { ...options, strategies: options.strategy }, io);
     });
 
   program
@@ -59,18 +97,21 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
 
   program
     .command('strategies')
-    .description('List the installed strategies.')
+    .description('List the known strategies (built in, and --plugin ones).')
+    .option('--plugin <module>', 'also load strategies from a module path or installed package (repeatable)', collect, [])
     .option('--json', 'print JSON', false)
-    .action((options: { json: boolean }) => {
-      exitCode = runStrategiesCommand(options, io);
+    .action(async (options: { json: boolean; plugin: string[] }) => {
+      exitCode = await runStrategiesCommand(options, io);
     });
 
-  program
-    .command('conformance')
-    .description('Run the conformance kit on every installed strategy.')
-    .option('--strategies <names>', 'comma-separated strategy names (default: all)')
+  withStrategyOptions(
+    program
+      .command('conformance')
+      .description('Run the conformance kit on every known strategy (or the named ones).')
+      .option('--strategies <names>', 'comma-separated strategy names (default: all)'),
+  )
     .option('--json', 'print JSON', false)
-    .action(async (options: { strategies?: string; json: boolean }) => {
+    .action(async (options: StrategyCommandOptions & { json: boolean }) => {
       exitCode = await runConformanceCommand(options, io);
     });
 

@@ -1,25 +1,20 @@
-import {
-  HistoryService,
-  createCompressionOrchestrator,
-  createTokenCounter,
-  findNewToolPairingProblems,
-  type CompressionStrategy,
-  type Conversation,
-  type StrategyWarning,
-  type Tokenizer,
-  type TurnReport,
-} from '@ctx/core';
+import { createTokenCounter, type CompressionStrategy, type Conversation, type TokenCounter, type Tokenizer, type TurnReport } from '@ctx/core';
+import { measureCompression, type CompressionMeasurement } from './measure-compression.js';
+import { runPipeline } from './run-pipeline.js';
 
 /** Options of {@link compareStrategies}. */
 export interface CompareOptions {
   readonly conversation: Conversation;
-  /** Factories, so every run starts from a fresh strategy. */
+  /** Each strategy runs on its own; factories, so every run starts fresh. */
   readonly strategies: readonly (() => CompressionStrategy)[];
-  readonly tokenizer: Tokenizer;
+  /** A tokenizer, or a counter shared across calls so entries are tokenized once. */
+  readonly tokenizer: Tokenizer | TokenCounter;
   /** The context window to compress for; by default the transcript's own size (as if it had just filled it). */
   readonly window?: number;
   /** Threshold override, a fraction in (0, 1]; by default each strategy's own. */
   readonly threshold?: number;
+  /** Compression target for the whole request, in tokens (default: threshold × window × 0.6). */
+  readonly budget?: number;
   /**
    * Runs per strategy; the reported time is the median.
    * @default 3
@@ -28,23 +23,15 @@ export interface CompareOptions {
 }
 
 /** What one strategy did to the transcript. */
-export interface StrategyComparison {
+export interface StrategyComparison extends CompressionMeasurement {
   readonly strategy: string;
+  /** `applied` when a pass changed the history, `no-op` when none did, `failed` when the strategy threw. */
   readonly outcome: 'applied' | 'no-op' | 'failed';
   /** The no-op reason or the failure message. */
   readonly detail: string | undefined;
-  readonly tokensBefore: number;
-  readonly tokensAfter: number;
-  /** Share of tokens removed, 0..1. */
-  readonly reduction: number;
-  readonly entriesBefore: number;
-  readonly entriesAfter: number;
-  /** No tool call / response pairing problem the transcript did not already have. */
-  readonly pairValid: boolean;
-  /** Median time of the strategy's passes (optimize + compress), in milliseconds. */
+  /** Median time of the strategy's passes (optimize + compress + apply), in milliseconds. */
   readonly milliseconds: number;
-  readonly warnings: readonly StrategyWarning[];
-  /** The full report of the last run. */
+  /** The report of the last run (earlier runs include JIT warm-up); undefined when the strategy failed. */
   readonly report: TurnReport | undefined;
 }
 
@@ -67,13 +54,12 @@ function median(values: readonly number[]): number {
 
 /**
  * Runs each strategy on the transcript the way an agent would (density optimization if the strategy has it, then
- * compression when over the threshold) and measures the outcome. A strategy that throws is reported as `failed`;
- * the others still run.
+ * compression when over the threshold) and measures the outcome: tokens, retention, provider validity, time. A
+ * strategy that throws is reported as `failed`; the others still run.
  */
 export async function compareStrategies(options: CompareOptions): Promise<Comparison> {
   const { conversation } = options;
-  // One counter for every run: each entry is tokenized once however many strategies and runs there are.
-  const tokenCounter = createTokenCounter(options.tokenizer);
+  const tokenCounter = 'countEntry' in options.tokenizer ? options.tokenizer : createTokenCounter(options.tokenizer);
   const overheadTokens = tokenCounter.countOverhead(conversation.system, conversation.tools);
   const tokens = tokenCounter.countEntries(conversation.history) + overheadTokens;
   const window = options.window ?? Math.max(1, tokens);
@@ -81,64 +67,43 @@ export async function compareStrategies(options: CompareOptions): Promise<Compar
 
   const results: StrategyComparison[] = [];
   for (const createStrategy of options.strategies) {
+    const name = createStrategy().name;
     const durations: number[] = [];
-    // The last run's report is shown: earlier runs include JIT warm-up.
-    let last: { report: TurnReport; history: HistoryService } | undefined;
-    let name = 'unknown';
+    let last: Awaited<ReturnType<typeof runPipeline>> | undefined;
     try {
       for (let run = 0; run < runs; run++) {
-        const strategy = createStrategy();
-        name = strategy.name;
-        const history = new HistoryService({
+        last = await runPipeline({
+          conversation,
+          strategies: [createStrategy],
           tokenCounter,
-          system: conversation.system,
-          tools: conversation.tools,
-          history: conversation.history,
+          window,
+          ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
+          ...(options.budget === undefined ? {} : { budget: options.budget }),
         });
-        await history.waitForTokenUpdates();
-        const orchestrator = createCompressionOrchestrator({
-          history,
-          strategies: [strategy],
-          contextLimit: window,
-          settings: options.threshold === undefined ? {} : { 'compression.threshold': options.threshold },
-        });
-        const report = await orchestrator.ensureCompressionBeforeSend();
-        durations.push(report.passes.reduce((sum, pass) => sum + pass.durationMs, 0));
-        last = { report, history };
+        durations.push(last.milliseconds);
       }
     } catch (error) {
       results.push({
+        ...measureCompression(conversation, conversation, tokenCounter),
         strategy: name,
         outcome: 'failed',
         detail: error instanceof Error ? error.message.split('\n')[0] : String(error),
-        tokensBefore: tokens,
-        tokensAfter: tokens,
-        reduction: 0,
-        entriesBefore: conversation.history.length,
-        entriesAfter: conversation.history.length,
-        pairValid: true,
         milliseconds: 0,
-        warnings: [],
         report: undefined,
       });
       continue;
     }
     if (last === undefined) continue;
-    const { report, history } = last;
-    const applied = report.passes.some((pass) => pass.outcome === 'applied');
-    const lastNoOp = [...report.passes].reverse().find((pass) => pass.outcome === 'no-op');
+    const report = last.reports[0];
+    const passes = report?.passes ?? [];
+    const applied = passes.some((pass) => pass.outcome === 'applied');
+    const lastNoOp = [...passes].reverse().find((pass) => pass.outcome === 'no-op');
     results.push({
+      ...measureCompression(conversation, last.after, tokenCounter),
       strategy: name,
       outcome: applied ? 'applied' : 'no-op',
       detail: applied ? undefined : (lastNoOp?.reason ?? 'under-threshold'),
-      tokensBefore: report.tokensBefore,
-      tokensAfter: report.tokensAfter,
-      reduction: report.tokensBefore === 0 ? 0 : 1 - report.tokensAfter / report.tokensBefore,
-      entriesBefore: conversation.history.length,
-      entriesAfter: history.length,
-      pairValid: findNewToolPairingProblems(conversation.history, history.getRawHistory()).length === 0,
       milliseconds: median(durations),
-      warnings: report.passes.flatMap((pass) => pass.warnings),
       report,
     });
   }

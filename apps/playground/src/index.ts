@@ -16,3 +16,7 @@ export {
   type TranscriptView,
 } from './read-transcripts.js';
 export { strategyCatalog, type CatalogEntry } from './strategy-catalog.js';
+export { builtInStrategySources, loadPlugins, selectStrategySources, type StrategySource } from './strategy-sources.js';
+export { measureCompression, type CompressionMeasurement } from './measure-compression.js';
+export { runPipeline, type PipelineOptions, type PipelineResult } from './run-pipeline.js';
+export { encodeConversation, outputFormats, type OutputFormat } from './output-formats.js';

@@ -1,14 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './cli.js';
+import { ctx } from './test-support/run-ctx.js';
 import { findCorpusDirectory } from './corpus.js';
 
-async function ctx(...argv: string[]) {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const code = await runCli(argv, { stdout: (text) => stdout.push(text), stderr: (text) => stderr.push(text) });
-  return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
-}
 
 describe('ctx inspect', () => {
   it('should need a path and say so in one line', async () => {

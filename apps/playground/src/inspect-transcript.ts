@@ -1,6 +1,6 @@
-import { createTokenCounter, isJsonObject, type Conversation, type FormatWarning, type Tokenizer } from '@ctx/core';
+import { createTokenCounter, type FormatWarning, type Tokenizer } from '@ctx/core';
 import { summarizeClaudeCodeSession, type ClaudeCodeCompaction } from '@ctx/format-claude-code';
-import { classifyHistoryToolCalls, type ToolCallKind } from '@ctx/strategy-utils';
+import { classifyHistoryToolCalls, inferWorkspaceRoot, type ToolCallKind } from '@ctx/strategy-utils';
 import type { LoadedTranscript, TranscriptFormat } from './read-transcripts.js';
 
 /** What `ctx inspect` reports for one transcript. Plain JSON. */
@@ -36,16 +36,6 @@ function count<K extends string>(counter: Partial<Record<K, number>>, key: K): v
   counter[key] = (counter[key] ?? 0) + 1;
 }
 
-/** The agent's working directory when the transcript records one (Claude Code's `cwd`), else `/`. */
-function workspaceRootOf(conversation: Conversation): string {
-  for (const entry of conversation.history) {
-    for (const extras of Object.values(entry.metadata?.providerMetadata ?? {})) {
-      if (isJsonObject(extras) && typeof extras.cwd === 'string' && extras.cwd.startsWith('/')) return extras.cwd;
-    }
-  }
-  return '/';
-}
-
 function describeCompaction(compaction: ClaudeCodeCompaction): TranscriptInspection['compactionDetails'][number] {
   return {
     form: compaction.form,
@@ -68,7 +58,7 @@ export function inspectTranscript(transcript: LoadedTranscript, tokenizer: Token
   const readsPerFile = new Map<string, number>();
   const written = new Set<string>();
   let toolErrors = 0;
-  const calls = classifyHistoryToolCalls(conversation.history, { workspaceRoot: workspaceRootOf(conversation) });
+  const calls = classifyHistoryToolCalls(conversation.history, { workspaceRoot: inferWorkspaceRoot(conversation.history) });
   for (const { semantics, response } of calls) {
     count(toolCallsByKind, semantics.kind);
     if (response?.outcome.outcome === 'error') toolErrors += 1;

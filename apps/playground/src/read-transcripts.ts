@@ -88,14 +88,19 @@ function decodeJsonValue(file: string, value: unknown): LoadedTranscript {
   const request = Array.isArray(value) ? { messages: value } : value;
   if (typeof request === 'object' && request !== null && Array.isArray((request as { messages?: unknown }).messages)) {
     const failures: string[] = [];
+    let fallback: LoadedTranscript | undefined;
     for (const [format, codec] of messageCodecs) {
       try {
-        return loaded(format, codec.decode(request));
+        const result = loaded(format, codec.decode(request));
+        // A codec that had to keep parts opaque may be reading another format's messages: prefer a clean decode.
+        if (!result.warnings.some((warning) => warning.type === 'unsupported')) return result;
+        fallback ??= result;
       } catch (error) {
         if (!InvalidFormatError.isInstance(error)) throw error;
         failures.push(`${format}: ${firstLine(error)}`);
       }
     }
+    if (fallback !== undefined) return fallback;
     throw new TranscriptLoadError(`${file}: a messages array, but not a valid one in any format (${failures.join('; ')})`);
   }
   throw new TranscriptLoadError(

@@ -3,14 +3,20 @@ import {
   assertCompressionStrategy,
   describeToolPairingProblem,
   findNewToolPairingProblems,
-  getEntryGenerator,
   isEmptyDensityResult,
   parseHistory,
   type CompressionResult,
   type CompressionStrategy,
+  type Conversation,
   type HistoryEntry,
   type NoOpReason,
 } from '@ctx/core';
+import {
+  checkProviderValidity,
+  findNewValidityProblems,
+  listUserTexts,
+  type ValidityProblem,
+} from '@ctx/retention';
 import {
   ConformanceFailure,
   buildContext,
@@ -80,6 +86,16 @@ async function collectOutputs(
     if (result.type === 'applied') outputs.push({ label: `compress (${budget} budget)`, history: result.newHistory });
   }
   return { input, outputs };
+}
+
+/** The fixture's request around a history: its system instructions and tool definitions, which strategies keep. */
+function conversationOf(subject: ConformanceSubject, history: readonly HistoryEntry[]): Conversation {
+  const { system, tools } = subject.fixture;
+  return { ...(system === undefined ? {} : { system }), ...(tools === undefined ? {} : { tools }), history };
+}
+
+function describeValidityProblem(provider: string, problem: ValidityProblem): string {
+  return `${provider} ${problem.rule}${problem.path === undefined ? '' : ` at ${problem.path}`}: ${problem.message}`;
 }
 
 function checkResultShape(result: CompressionResult, label: string): void {
@@ -235,6 +251,24 @@ export const conformanceChecks: readonly ConformanceCheck[] = [
     },
   },
   {
+    id: 'provider-valid',
+    title:
+      'keeps the request valid: no Anthropic or OpenAI validity problem the input did not already have (first message from the user, no empty messages, …)',
+    scope: 'fixture',
+    run: async (subject) => {
+      const { input, outputs } = await collectOutputs(subject);
+      const before = checkProviderValidity(conversationOf(subject, input));
+      for (const output of outputs) {
+        const introduced = findNewValidityProblems(before, checkProviderValidity(conversationOf(subject, output.history)));
+        const problems = [
+          ...introduced.anthropic.map((problem) => describeValidityProblem('Anthropic', problem)),
+          ...introduced.openai.map((problem) => describeValidityProblem('OpenAI', problem)),
+        ];
+        if (problems.length > 0) fail(`${output.label} made the request invalid: ${problems.join('; ')}`);
+      }
+    },
+  },
+  {
     id: 'tokens-never-increase',
     title: 'never increases the token count',
     scope: 'fixture',
@@ -287,24 +321,19 @@ export const conformanceChecks: readonly ConformanceCheck[] = [
   },
   {
     id: 'user-text-verbatim',
-    title: 'keeps user-typed text verbatim (entries it generates are marked with markGeneratedEntry)',
+    title:
+      'keeps user-typed text verbatim (harness text such as system reminders aside; entries it generates are marked with markGeneratedEntry)',
     scope: 'fixture',
     skipReason: (strategy) =>
       strategy.capabilities?.rewritesUserText === true ? 'the strategy declares rewritesUserText' : undefined,
     run: async (subject) => {
       const { input, outputs } = await collectOutputs(subject);
-      const original = new Set(
-        input
-          .filter((entry) => entry.speaker === 'human')
-          .flatMap((entry) => entry.blocks.flatMap((block) => (block.type === 'text' ? [block.text] : []))),
-      );
+      // Surrounding whitespace aside: cutting a reminder off the end of a message may leave its line break behind.
+      const original = new Set(listUserTexts(input).map((userText) => userText.text.trim()));
       for (const output of outputs) {
-        for (const entry of output.history) {
-          if (entry.speaker !== 'human' || getEntryGenerator(entry) !== undefined) continue;
-          for (const block of entry.blocks) {
-            if (block.type === 'text' && !original.has(block.text)) {
-              fail(`${output.label} changed user text: ${JSON.stringify(block.text.slice(0, 80))}`);
-            }
+        for (const { entryIndex, text } of listUserTexts(output.history)) {
+          if (!original.has(text.trim())) {
+            fail(`${output.label} changed user text (entry ${entryIndex}): ${JSON.stringify(text.slice(0, 80))}`);
           }
         }
       }

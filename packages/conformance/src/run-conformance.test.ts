@@ -94,6 +94,66 @@ describe('runConformance', () => {
     expect(failedChecks(report)).toContain('pairing-preserved');
   });
 
+  it('should fail provider-valid, and not pairing-preserved, when the output starts with an assistant turn', async () => {
+    // A cut before an assistant turn keeps every call next to its result, so pairing holds; but Anthropic rejects a
+    // request whose first message is not the user's (top-down truncation puts a notice first for this reason).
+    const cutBeforeAssistantTurn = (context: CompressionContext): Promise<CompressionResult> => {
+      const { history } = context;
+      const start = history.findIndex(
+        (entry, index) => index >= history.length / 2 && entry.speaker === 'ai' && history[index - 1]?.speaker !== 'ai',
+      );
+      if (start <= 0) return Promise.resolve({ type: 'no-op', reason: 'too-few-compressible' });
+      return Promise.resolve(applied(context, history.slice(start)));
+    };
+    const report = await runConformance({ strategy: strategy({ compress: cutBeforeAssistantTurn }) });
+    expect(failedChecks(report)).toContain('provider-valid');
+    expect(failedChecks(report)).not.toContain('pairing-preserved');
+    expect(report.results.find((result) => result.checkId === 'provider-valid' && result.status === 'failed')?.message).toMatch(
+      /made the request invalid: Anthropic first-message-role at messages\[0\]\.role/,
+    );
+  });
+
+  it('should fail provider-valid, and not pairing-preserved, when dropping calls block by block leaves empty entries', async () => {
+    // Removing the calls of the first turn with tools together with their results keeps pairing valid, but the
+    // emptied entries become messages without content, which both providers reject.
+    const dropFirstCalls = (context: CompressionContext): Promise<CompressionResult> => {
+      const { history } = context;
+      const first = history.findIndex((entry) => entry.blocks.some((block) => block.type === 'tool_call'));
+      if (first === -1) return Promise.resolve({ type: 'no-op', reason: 'too-few-compressible' });
+      let end = first;
+      while (history[end]?.speaker === 'ai' || history[end]?.speaker === 'tool') end++;
+      const emptied = history.map((entry, index) =>
+        index < first || index >= end
+          ? entry
+          : { ...entry, blocks: entry.blocks.filter((block) => block.type !== 'tool_call' && block.type !== 'tool_response') },
+      );
+      return Promise.resolve(applied(context, emptied));
+    };
+    const report = await runConformance({ strategy: strategy({ compress: dropFirstCalls }) });
+    expect(failedChecks(report)).toContain('provider-valid');
+    expect(failedChecks(report)).not.toContain('pairing-preserved');
+    const messages = report.results.filter((result) => result.checkId === 'provider-valid' && result.status === 'failed');
+    expect(messages.map((result) => result.message).join('\n')).toMatch(/Anthropic empty-content|OpenAI empty-assistant/);
+  });
+
+  it('should not fail provider-valid for problems the input already had', async () => {
+    const startsWithAssistant = {
+      name: 'starts-with-assistant',
+      description: 'a history that already starts with an assistant turn',
+      history: [
+        { speaker: 'ai' as const, blocks: [{ type: 'text' as const, text: 'Hello, how can I help?' }] },
+        { speaker: 'human' as const, blocks: [{ type: 'text' as const, text: 'Fix the parser.' }] },
+        { speaker: 'ai' as const, blocks: [{ type: 'text' as const, text: `Fixed. ${'Details. '.repeat(50)}` }] },
+      ],
+    };
+    const report = await runConformance({
+      strategy: strategy({ compress: (context) => Promise.resolve(applied(context, context.history.slice(0, 2))) }),
+      includeDefaultFixtures: false,
+      fixtures: [startsWithAssistant],
+    });
+    expect(failedChecks(report)).not.toContain('provider-valid');
+  });
+
   it('should fail tokens-never-increase and applied-means-smaller when the history grows', async () => {
     const report = await runConformance({
       strategy: strategy({
@@ -153,6 +213,52 @@ describe('runConformance', () => {
     });
     expect(failedChecks(declared)).not.toContain('user-text-verbatim');
     expect(declared.results.filter((result) => result.checkId === 'user-text-verbatim').every((result) => result.status === 'skipped')).toBe(true);
+  });
+
+  it('should not hold harness text against user-text-verbatim, but still catch a rewritten typed part', async () => {
+    const human = (text: string): HistoryEntry => ({ speaker: 'human', blocks: [{ type: 'text', text }] });
+    const ai = (text: string): HistoryEntry => ({ speaker: 'ai', blocks: [{ type: 'text', text }] });
+    const withHarnessText = {
+      name: 'harness-text',
+      description: 'Claude Code style: a prompt with an appended reminder, hook output and a slash command',
+      history: [
+        human('Fix the parser\n\n<system-reminder>\nThe todo list is empty.\n</system-reminder>'),
+        ai(`Looking. ${'Reasoning. '.repeat(20)}`),
+        human(`<system-reminder>\nPostToolUse hook: ${'warning: unused variable\n'.repeat(20)}</system-reminder>`),
+        ai(`Fixed. ${'Details. '.repeat(20)}`),
+        human('<command-name>/compact</command-name>\n<command-message>compact</command-message>'),
+        ai('Compacted.'),
+      ],
+    };
+    const rewriting = (rewrite: (text: string) => string) => (context: CompressionContext) =>
+      Promise.resolve(
+        applied(
+          context,
+          context.history.map((entry) => ({
+            ...entry,
+            blocks: entry.blocks.map((block) =>
+              entry.speaker === 'human' && block.type === 'text' ? { ...block, text: rewrite(block.text) } : block,
+            ),
+          })),
+        ),
+      );
+    // Cutting every reminder down (and the one after the prompt off) leaves what the user typed untouched.
+    const shortenReminders = rewriting((text) =>
+      text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, () => (text.startsWith('<') ? '<system-reminder>…</system-reminder>' : '')),
+    );
+    const harnessOnly = await runConformance({
+      strategy: strategy({ compress: shortenReminders }),
+      includeDefaultFixtures: false,
+      fixtures: [withHarnessText],
+    });
+    expect(failedChecks(harnessOnly)).not.toContain('user-text-verbatim');
+
+    const typedRewritten = await runConformance({
+      strategy: strategy({ compress: rewriting((text) => text.replace('Fix the parser', 'Fix parser')) }),
+      includeDefaultFixtures: false,
+      fixtures: [withHarnessText],
+    });
+    expect(failedChecks(typedRewritten)).toContain('user-text-verbatim');
   });
 
   it('should fail llm-honesty when a strategy with requiresLLM: false calls the summarizer', async () => {

@@ -117,8 +117,8 @@ export async function runConformanceCase(testCase: ConformanceCase): Promise<Con
 
 /**
  * Checks a strategy against the contract: frozen input never mutated, deterministic output, `optimize()` results
- * accepted by `applyDensityResult`, tool pairing kept, tokens never increased, thinking and user text kept, empty
- * and one-entry histories (EC-001/002), honest `requiresLLM`. Framework-free; see `@ctx/conformance/vitest` for
+ * accepted by `applyDensityResult`, tool pairing and provider validity kept, tokens never increased, thinking and
+ * user text kept, empty and one-entry histories (EC-001/002), honest `requiresLLM`. Framework-free; see `@ctx/conformance/vitest` for
  * the test-runner wrapper.
  *
  * @example

@@ -254,6 +254,11 @@ class OpenAIEncoder {
           ? [{ type: 'text', text: item.text }]
           : [],
       );
+      if (parts.length === 0) {
+        // No text part at all (e.g. gemini-cli's functionResponse parts): the output itself must not be lost.
+        this.warn('other', 'the tool result has no text parts; it was written as JSON text', path);
+        return JSON.stringify(result);
+      }
       this.warn(
         'lossy',
         'kept only the text parts of the tool result, without their extra fields: OpenAI tool messages hold plain text',

@@ -456,5 +456,16 @@ describe('openAIChatCodec', () => {
         { role: 'user', content: 'go' },
       ]);
     });
+
+    it('OA-108: should write a structured tool result without text parts as JSON text instead of dropping it', () => {
+      const result = [{ functionResponse: { id: 'c1', name: 'run_shell_command', response: { output: 'ok' } } }];
+      const { value, warnings } = encodeHistory([
+        user('run it'),
+        { speaker: 'ai', blocks: [{ type: 'tool_call', id: 'c1', name: 'run_shell_command', parameters: { command: 'ls' } }] },
+        { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'c1', toolName: 'run_shell_command', result }] },
+      ]);
+      expect(value.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', content: JSON.stringify(result) });
+      expect(warnings).toContainEqual(expect.objectContaining({ message: 'the tool result has no text parts; it was written as JSON text' }));
+    });
   });
 });

@@ -7,12 +7,14 @@ export type TruncationCut =
   | { readonly kind: 'none'; readonly keptTokens: number };
 
 /**
- * A cut before `history[index]` is safe when that entry is not a tool entry: tool entries answer the assistant
- * turn right before them, so cutting there would orphan their responses. Cutting before an `ai` or `human` entry
- * keeps every remaining response next to its call.
+ * A cut before `history[index]` is safe when it starts a turn: a `human` entry, or an `ai` entry that does not
+ * continue the assistant turn before it. Tool entries answer the whole assistant turn right before them, and
+ * consecutive `ai` entries are one turn (Claude Code stores one response as several entries), so cutting before a
+ * tool entry or between two `ai` entries would separate calls from their responses.
  */
 function isSafeCut(history: readonly HistoryEntry[], index: number): boolean {
-  return history[index]?.speaker !== 'tool';
+  const speaker = history[index]?.speaker;
+  return speaker === 'human' || (speaker === 'ai' && history[index - 1]?.speaker !== 'ai');
 }
 
 /**
@@ -27,6 +29,8 @@ export function findTruncationCut(
   counter: TokenCounter,
   targetTokens: number,
   minEntriesKept: number,
+  /** Tokens added when the kept part does not start with a human entry (the notice that takes its place). */
+  noticeTokens = 0,
 ): TruncationCut {
   const suffix = new Array<number>(history.length + 1);
   suffix[history.length] = 0;
@@ -36,14 +40,14 @@ export function findTruncationCut(
   const total = suffix[0] as number;
   const lastAllowedCut = history.length - minEntriesKept;
   let best: number | undefined;
+  const kept = (index: number) =>
+    (suffix[index] as number) + (history[index]?.speaker === 'human' ? 0 : noticeTokens);
   for (let index = 1; index <= lastAllowedCut; index++) {
     if (!isSafeCut(history, index)) continue;
-    if ((suffix[index] as number) <= targetTokens) {
-      return { kind: 'meets-target', cutIndex: index, keptTokens: suffix[index] as number };
-    }
+    if (kept(index) <= targetTokens) return { kind: 'meets-target', cutIndex: index, keptTokens: kept(index) };
     best = index;
   }
-  return best === undefined
+  return best === undefined || kept(best) >= total
     ? { kind: 'none', keptTokens: total }
-    : { kind: 'best-effort', cutIndex: best, keptTokens: suffix[best] as number };
+    : { kind: 'best-effort', cutIndex: best, keptTokens: kept(best) };
 }

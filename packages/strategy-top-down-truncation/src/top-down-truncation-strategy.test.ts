@@ -4,6 +4,7 @@ import {
   createCompressionBudget,
   createTokenCounter,
   findToolPairingProblems,
+  getEntryGenerator,
   parseHistory,
   type CompressionContext,
   type CompressionStrategyFactory,
@@ -57,37 +58,66 @@ describe('createTopDownTruncationStrategy', () => {
   });
 
   it('BR-THRESH-004: should drop just enough of the oldest entries to fit threshold × contextLimit × 0.6', async () => {
-    // Ten entries of 13 tokens each (10 words + 3 overhead) = 130 tokens.
-    const history = Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? human(10) : ai(10)));
+    // Ten human entries of 13 tokens each (10 words + 3 overhead) = 130 tokens.
+    const history = Array.from({ length: 10 }, () => human(10));
     // contextLimit 100 → target floor(0.85 × 100 × 0.6) = 51 tokens → keep 3 entries (39), not 4 (52).
     const outcome = await createTopDownTruncationStrategy().compress(contextFor(history, { contextLimit: 100 }));
     expect(outcome.type).toBe('applied');
     if (outcome.type !== 'applied') return;
-    expect(outcome.newHistory).toHaveLength(3);
     expect(outcome.newHistory).toEqual(parseHistory(history.slice(7)));
     expect(outcome.metadata).toMatchObject({ originalMessageCount: 10, compressedMessageCount: 3, llmCallMade: false });
-    expect(outcome.metadata.counts).toEqual({ entriesDropped: 7, tokensDropped: 91 });
+    expect(outcome.metadata.counts).toEqual({ entriesDropped: 7, tokensDropped: 91, noticesAdded: 0 });
   });
 
   it('should subtract system and tool tokens from the target', async () => {
-    const history = Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? human(10) : ai(10)));
-    // Same budget as above but 26 tokens of overhead: the history may only take 25 → keep 1 entry... but 2 are kept.
-    const outcome = await createTopDownTruncationStrategy({ minEntriesKept: 1 }).compress(
-      contextFor(history, { contextLimit: 100, overheadTokens: 26 }),
+    const history = Array.from({ length: 10 }, () => human(10));
+    // Same window with 13 tokens of overhead: the history may take 51 − 13 = 38 tokens → 2 entries, not 3.
+    const outcome = await createTopDownTruncationStrategy().compress(
+      contextFor(history, { contextLimit: 100, overheadTokens: 13 }),
     );
-    expect(outcome.type === 'applied' && outcome.newHistory.length).toBe(1);
+    expect(outcome.type === 'applied' && outcome.newHistory).toEqual(parseHistory(history.slice(8)));
+  });
+
+  it('should start the kept history with a marked notice when the cut falls before an assistant turn', async () => {
+    // 13, 13, 43, 13, 13, 13 tokens: cutting before an ai entry costs the 15-token notice too.
+    const history = [human(10), ai(10), human(40), ai(10), human(10), ai(10)];
+    const outcome = await createTopDownTruncationStrategy().compress(contextFor(history, { contextLimit: 80 })); // target 40
+    expect(outcome.type).toBe('applied');
+    if (outcome.type !== 'applied') return;
+    // Before index 3 (ai): 39 + 15 > 40. Before index 4 (human): 26, no notice needed.
+    expect(outcome.newHistory).toEqual(parseHistory(history.slice(4)));
+    // Target 56: before index 2 (human) keeps 82; before index 3 (ai) keeps 39 + the notice = 54.
+    const atAi = await createTopDownTruncationStrategy().compress(contextFor(history, { contextLimit: 110 }));
+    expect(atAi.type === 'applied' && atAi.newHistory.map((entry) => [entry.speaker, getEntryGenerator(entry)])).toEqual([
+      ['human', 'top-down-truncation'],
+      ['ai', undefined],
+      ['human', undefined],
+      ['ai', undefined],
+    ]);
+    expect(atAi.type === 'applied' && atAi.newHistory[0]?.blocks[0]).toEqual({
+      type: 'text',
+      text: '[3 earlier conversation entries were removed to fit the context window.]',
+    });
   });
 
   it('should never split a tool call from its response: it moves the cut past the tool entry', async () => {
-    // The cut that would meet the target falls on the tool entry (index 2); the next safe cut is index 3.
+    // Candidate cuts: 1 (ai), 3 (ai after the tool entry), never 2 (the tool entry).
     const history = [human(5), call('a'), result('a', 40), ai(5), human(5)];
-    const context = contextFor(history, { contextLimit: 60 }); // target 30
-    const outcome = await createTopDownTruncationStrategy().compress(context);
+    const outcome = await createTopDownTruncationStrategy().compress(contextFor(history, { contextLimit: 70 })); // target 35
     expect(outcome.type).toBe('applied');
     if (outcome.type !== 'applied') return;
-    expect(outcome.newHistory[0]?.speaker).not.toBe('tool');
+    expect(outcome.newHistory.map((entry) => entry.speaker)).toEqual(['human', 'ai', 'human']);
+    expect(getEntryGenerator(outcome.newHistory[0] as HistoryEntry)).toBe('top-down-truncation');
     expect(findToolPairingProblems(outcome.newHistory)).toEqual([]);
-    expect(outcome.newHistory).toHaveLength(2);
+  });
+
+  it('should never cut between two ai entries of one assistant turn', async () => {
+    // Claude Code style: one turn stored as [ai text, ai call b, ai call c], answered by two tool entries.
+    const history: HistoryEntry[] = [human(30), ai(2), call('b'), call('c'), result('b', 2), result('c', 2), human(2)];
+    for (const contextLimit of [30, 40, 50, 60, 70, 80]) {
+      const outcome = await createTopDownTruncationStrategy({ minEntriesKept: 1 }).compress(contextFor(history, { contextLimit }));
+      if (outcome.type === 'applied') expect(findToolPairingProblems(outcome.newHistory), `window ${contextLimit}`).toEqual([]);
+    }
   });
 
   it('should keep a parallel call batch whole with its answers', async () => {
@@ -100,11 +130,12 @@ describe('createTopDownTruncationStrategy', () => {
       blocks: ['x', 'y', 'z'].map((id) => ({ type: 'tool_response' as const, callId: id, toolName: 'Read', result: words(5) })),
     };
     const history = [human(30), batch, answers, ai(3), human(3)];
-    const outcome = await createTopDownTruncationStrategy().compress(contextFor(history, { contextLimit: 85 }));
+    // Keeping the batch: 9 + 21 + 6 + 6 tokens, plus the 15-token notice = 57 = floor(0.85 × 112 × 0.6).
+    const outcome = await createTopDownTruncationStrategy().compress(contextFor(history, { contextLimit: 112 }));
     expect(outcome.type).toBe('applied');
     if (outcome.type !== 'applied') return;
     expect(findToolPairingProblems(outcome.newHistory)).toEqual([]);
-    expect(outcome.newHistory[0]).toEqual(parseHistory([batch])[0]);
+    expect(outcome.newHistory[1]).toEqual(parseHistory([batch])[0]);
   });
 
   it('should keep minEntriesKept entries and warn when the target cannot be met', async () => {
@@ -117,7 +148,7 @@ describe('createTopDownTruncationStrategy', () => {
   });
 
   it('should say what it dropped in a lossy warning', async () => {
-    const history = Array.from({ length: 6 }, (_, index) => (index % 2 === 0 ? human(10) : ai(10)));
+    const history = Array.from({ length: 6 }, () => human(10));
     const outcome = await createTopDownTruncationStrategy().compress(contextFor(history, { contextLimit: 60 }));
     expect(outcome.type === 'applied' && outcome.warnings?.[0]?.message).toMatch(/dropped the 4 oldest entries \(52 tokens\)/);
   });
@@ -155,7 +186,7 @@ describe('createTopDownTruncationStrategy', () => {
   });
 
   it('should estimate its reduction without compressing', async () => {
-    const history = Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? human(10) : ai(10)));
+    const history = Array.from({ length: 10 }, () => human(10));
     const strategy = createTopDownTruncationStrategy();
     const estimate = await strategy.estimateReduction?.(contextFor(history, { contextLimit: 100 }));
     expect(estimate).toEqual({ tokensBefore: 130, estimatedTokensAfter: 39 });

@@ -1,10 +1,12 @@
 import {
   DEFAULT_COMPRESSION_THRESHOLD,
   getHistoryTokenTarget,
+  markGeneratedEntry,
   parseStrategySettings,
   type CompressionContext,
   type CompressionResult,
   type CompressionStrategy,
+  type HistoryEntry,
   type ReductionEstimate,
   type StrategyWarning,
 } from '@ctx/core';
@@ -17,6 +19,25 @@ import {
 
 const name = 'top-down-truncation';
 const integer = new Intl.NumberFormat('en-US');
+
+/**
+ * Takes the place of the dropped entries when the kept part would start with an assistant turn: providers such as
+ * Bedrock (and many clients) require the first message to be the user's, and the model learns that context is gone.
+ */
+function omissionNotice(droppedEntries: number): HistoryEntry {
+  return markGeneratedEntry(
+    {
+      speaker: 'human',
+      blocks: [
+        {
+          type: 'text',
+          text: `[${droppedEntries} earlier conversation entries were removed to fit the context window.]`,
+        },
+      ],
+    },
+    name,
+  );
+}
 
 /**
  * Creates the top-down truncation strategy (spec 000 `TopDownTruncationStrategy`): when the context passes the
@@ -46,6 +67,8 @@ export function createTopDownTruncationStrategy(
       context.tokenCounter,
       getHistoryTokenTarget(context.budget),
       resolved.minEntriesKept,
+      // An upper bound for any count of dropped entries, so the cut search stays one pass.
+      context.tokenCounter.countEntry(omissionNotice(999_999)),
     );
 
   return {
@@ -78,7 +101,9 @@ export function createTopDownTruncationStrategy(
           message: `no safe cut point leaves at least ${resolved.minEntriesKept} entries (${history.length} entries, ${integer.format(total)} tokens, target ${integer.format(target)})`,
         });
       }
-      const droppedTokens = total - cut.keptTokens;
+      const kept = history.slice(cut.cutIndex);
+      const newHistory = kept[0]?.speaker === 'human' ? kept : [omissionNotice(cut.cutIndex), ...kept];
+      const droppedTokens = total - context.tokenCounter.countEntries(kept);
       const warnings: StrategyWarning[] = [
         {
           type: 'lossy',
@@ -91,7 +116,6 @@ export function createTopDownTruncationStrategy(
           message: `kept ${integer.format(cut.keptTokens)} tokens, over the target of ${integer.format(target)}: the newest ${history.length - cut.cutIndex} entries cannot be split safely`,
         });
       }
-      const newHistory = history.slice(cut.cutIndex);
       return Promise.resolve({
         type: 'applied',
         newHistory,
@@ -100,7 +124,7 @@ export function createTopDownTruncationStrategy(
           compressedMessageCount: newHistory.length,
           strategyUsed: name,
           llmCallMade: false,
-          counts: { entriesDropped: cut.cutIndex, tokensDropped: droppedTokens },
+          counts: { entriesDropped: cut.cutIndex, tokensDropped: droppedTokens, noticesAdded: newHistory.length - kept.length },
         },
         warnings,
       });

@@ -3,12 +3,20 @@ import {
   createCompressionBudget,
   createTokenCounter,
   findNewToolPairingProblems,
+  getEntryGenerator,
   getHistoryTokenTarget,
   parseHistory,
+  type HistoryEntry,
 } from '@ctx/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createTopDownTruncationStrategy } from './top-down-truncation-strategy.js';
+
+// The notice the strategy budgets for when a cut falls before an assistant turn (an upper bound on its size).
+const noticeUpperBound: HistoryEntry = {
+  speaker: 'human',
+  blocks: [{ type: 'text', text: '[999999 earlier conversation entries were removed to fit the context window.]' }],
+};
 
 describe('createTopDownTruncationStrategy (properties)', () => {
   it('should keep a pair-valid suffix with the newest entries that fits the target or says why', async () => {
@@ -37,24 +45,31 @@ describe('createTopDownTruncationStrategy (properties)', () => {
             expect(['empty-history', 'already-under-target', 'too-few-compressible']).toContain(outcome.reason);
             return;
           }
-          const kept = outcome.newHistory;
-          // A suffix of the input, the same objects, the newest entry included.
+          // An optional notice (marked as generated), then a suffix of the input: the same objects, the newest included.
+          const notice = getEntryGenerator(outcome.newHistory[0] as HistoryEntry) === undefined ? 0 : 1;
+          const kept = outcome.newHistory.slice(notice);
+          if (notice === 1) expect(kept[0]?.speaker).not.toBe('human');
           expect(kept.length).toBeGreaterThanOrEqual(Math.min(minEntriesKept, history.length));
           expect(kept).toEqual(history.slice(history.length - kept.length));
           expect(kept.at(-1)).toBe(history.at(-1));
           expect(findNewToolPairingProblems(history, kept)).toEqual([]);
-          const keptTokens = tokenCounter.countEntries(kept);
+          const keptTokens = tokenCounter.countEntries(outcome.newHistory);
           expect(keptTokens).toBeLessThan(tokens);
           const target = getHistoryTokenTarget(budget);
           if (keptTokens > target) {
             expect(outcome.warnings?.some((warning) => warning.type === 'target-not-met')).toBe(true);
             return;
           }
-          // Just enough: the previous safe cut point would not have met the target.
+          // Just enough: the previous safe cut point (a turn start) would not have met the target.
+          const isTurnStart = (index: number) =>
+            history[index]?.speaker === 'human' || (history[index]?.speaker === 'ai' && history[index - 1]?.speaker !== 'ai');
           const cut = history.length - kept.length;
           let previous = cut - 1;
-          while (previous >= 1 && history[previous]?.speaker === 'tool') previous -= 1;
-          if (previous >= 1) expect(tokenCounter.countEntries(history.slice(previous))).toBeGreaterThan(target);
+          while (previous >= 1 && !isTurnStart(previous)) previous -= 1;
+          if (previous >= 1) {
+            const noticeTokens = history[previous]?.speaker === 'human' ? 0 : tokenCounter.countEntry(noticeUpperBound);
+            expect(tokenCounter.countEntries(history.slice(previous)) + noticeTokens).toBeGreaterThan(target);
+          }
         },
       ),
       { numRuns: 200 },

@@ -31,6 +31,7 @@ export { classifyShellCommand, type ShellCommandOptions } from './shell/classify
 export { toolResultText } from './tool-result-text.js';
 
 // Paths
+export { inferWorkspaceRoot } from './infer-workspace-root.js';
 export { isAbsoluteToolPath, normalizeToolPath } from './normalize-tool-path.js';
 
 // Todos

@@ -1,111 +1,175 @@
 import { relative } from 'node:path';
-import { formatTurnReport, type Conversation } from '@ctx/core';
+import { createTokenCounter, formatTurnReport } from '@ctx/core';
 import { CliError, type CliIo } from '../cli-io.js';
-import { compareStrategies, type Comparison } from '../compare-strategies.js';
+import { compareStrategies, type StrategyComparison } from '../compare-strategies.js';
+import { claudeCodeProjectsDirectory, findRecentClaudeCodeSessions } from '../default-transcripts.js';
 import { demoTranscriptPath } from '../demo-transcript.js';
 import { formatTable } from '../format-table.js';
+import { createProgress } from '../progress.js';
 import { readTranscriptFile, readTranscripts, type LoadedTranscript } from '../read-transcripts.js';
-import { selectStrategies } from '../select-strategies.js';
+import { resolveStrategies, type StrategyCommandOptions } from '../resolve-strategies.js';
 import { createTokenizer, type TokenizerName } from '../tokenizers.js';
+import { validateRunOptions } from '../validate-run-options.js';
 
 /** Options of `ctx compare`, as parsed from the command line. */
-export interface CompareCommandOptions {
-  readonly strategies?: string;
+export interface CompareCommandOptions extends StrategyCommandOptions {
   readonly window?: number;
+  readonly budget?: number;
   readonly threshold?: number;
   readonly tokenizer: TokenizerName;
   readonly runs: number;
   readonly json: boolean;
 }
 
+/** One row of `ctx compare --json`: fractions in 0..1. */
+export interface CompareResultRow {
+  readonly file: string;
+  readonly format: string;
+  readonly strategy: string;
+  readonly outcome: StrategyComparison['outcome'];
+  readonly detail?: string;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  readonly reduction: number;
+  readonly entriesBefore: number;
+  readonly entriesAfter: number;
+  readonly userTextsKept: number;
+  readonly validAnthropic: boolean;
+  readonly validOpenAI: boolean;
+  readonly fileStatesKept: number;
+  readonly errorsKept: number;
+  readonly thinkingKept: number;
+  readonly ms: number;
+}
+
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const percent = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;
 
-function describeSource(transcript: LoadedTranscript, isDemo: boolean): string {
-  return isDemo
-    ? `built-in demo (${relative(process.cwd(), demoTranscriptPath) || demoTranscriptPath})`
-    : `${transcript.label} (${transcript.format})`;
+/** The transcripts to compare: the given paths, else the user's recent Claude Code sessions, else the demo. */
+async function chooseTranscripts(paths: readonly string[], io: CliIo): Promise<{ transcripts: LoadedTranscript[]; demo: boolean }> {
+  if (paths.length > 0) return { transcripts: await readTranscripts(paths), demo: false };
+  const directory = claudeCodeProjectsDirectory();
+  const recent = findRecentClaudeCodeSessions(directory, 5);
+  if (recent.length > 0) {
+    io.stderr(`ctx: no path given; comparing the ${recent.length} most recent Claude Code sessions in ${directory}`);
+    return { transcripts: await readTranscripts(recent), demo: false };
+  }
+  return { transcripts: await readTranscriptFile(demoTranscriptPath), demo: true };
 }
 
-function formatComparison(
-  source: string,
-  conversation: Conversation,
-  comparison: Comparison,
-  tokenizerName: string,
-  windowGiven: boolean,
-): string {
-  const lines = [
-    `Transcript: ${source}`,
-    `  ${comparison.entries} entries · ${integer.format(comparison.tokens)} tokens (${tokenizerName}), of which ${integer.format(comparison.overheadTokens)} are the system prompt and ${conversation.tools?.length ?? 0} tool definitions`,
-    `Context window: ${integer.format(comparison.window)} tokens${windowGiven ? '' : " (the transcript's own size; set with --window)"}`,
-    '',
-    formatTable(
-      ['strategy', 'outcome', 'tokens before → after', 'reduction', 'entries', 'pairs valid', 'ms'],
-      comparison.results.map((result) => [
-        result.strategy,
-        result.outcome === 'applied' ? 'applied' : `${result.outcome} (${result.detail ?? ''})`,
-        `${integer.format(result.tokensBefore)} → ${integer.format(result.tokensAfter)}`,
-        percent(result.reduction),
-        `${result.entriesBefore} → ${result.entriesAfter}`,
-        result.pairValid ? 'yes' : 'NO',
-        result.milliseconds.toFixed(2),
-      ]),
-    ),
-  ];
-  for (const result of comparison.results) {
-    if (result.report === undefined) continue;
-    lines.push('', `${result.strategy}:`, formatTurnReport(result.report));
-  }
-  return lines.join('\n');
+function toRow(transcript: LoadedTranscript, result: StrategyComparison): CompareResultRow {
+  return {
+    file: transcript.label,
+    format: transcript.format,
+    strategy: result.strategy,
+    outcome: result.outcome,
+    ...(result.detail === undefined ? {} : { detail: result.detail }),
+    tokensBefore: result.tokensBefore,
+    tokensAfter: result.tokensAfter,
+    reduction: result.reduction,
+    entriesBefore: result.entriesBefore,
+    entriesAfter: result.entriesAfter,
+    userTextsKept: result.retention.userTexts.fraction,
+    validAnthropic: result.newProblems.anthropic.length === 0,
+    validOpenAI: result.newProblems.openai.length === 0,
+    fileStatesKept: result.retention.fileStates.fraction,
+    errorsKept: result.retention.errors.fraction,
+    thinkingKept: result.retention.thinking.fraction,
+    ms: Math.round(result.milliseconds * 100) / 100,
+  };
 }
 
-/** `ctx compare [file…]`: runs each strategy on each transcript and prints one table per transcript. */
-export async function runCompareCommand(files: readonly string[], options: CompareCommandOptions, io: CliIo): Promise<number> {
-  if (options.window !== undefined && !(Number.isInteger(options.window) && options.window > 0)) {
-    throw new CliError(`--window expects a positive whole number of tokens, got ${options.window}`);
-  }
-  if (options.threshold !== undefined && !(options.threshold > 0 && options.threshold <= 1)) {
-    throw new CliError(`--threshold expects a fraction in (0, 1], got ${options.threshold}`);
-  }
+function shortName(label: string): string {
+  const relativePath = relative(process.cwd(), label);
+  const name = relativePath.length < label.length ? relativePath : label;
+  return name.length > 48 ? `…${name.slice(-47)}` : name;
+}
+
+/**
+ * `ctx compare [path…]`: runs each strategy on each transcript and prints one table — tokens before → after,
+ * reduction, user texts kept verbatim, valid for Anthropic and OpenAI, latest file states kept, errors kept, time.
+ */
+export async function runCompareCommand(paths: readonly string[], options: CompareCommandOptions, io: CliIo): Promise<number> {
+  validateRunOptions(options);
   if (!(Number.isInteger(options.runs) && options.runs >= 1)) {
     throw new CliError(`--runs expects a whole number ≥ 1, got ${options.runs}`);
   }
-  const strategies = selectStrategies(options.strategies);
-  const tokenizer = await createTokenizer(options.tokenizer);
-  const isDemo = files.length === 0;
-  const transcripts = isDemo ? await readTranscriptFile(demoTranscriptPath) : await readTranscripts(files);
-  const outputs: unknown[] = [];
-  let allValid = true;
+  const strategies = await resolveStrategies(options);
+  const tokenCounter = createTokenCounter(await createTokenizer(options.tokenizer));
+  const { transcripts, demo } = await chooseTranscripts(paths, io);
+
+  const rows: CompareResultRow[] = [];
+  const reports: { label: string; strategy: string; report: string }[] = [];
+  const progress = createProgress(transcripts.length);
   for (const transcript of transcripts) {
-    const { conversation } = transcript;
+    progress.advance(shortName(transcript.label));
     const comparison = await compareStrategies({
-      conversation,
+      conversation: transcript.conversation,
       strategies,
-      tokenizer,
+      tokenizer: tokenCounter,
       runs: options.runs,
       ...(options.window === undefined ? {} : { window: options.window }),
+      ...(options.budget === undefined ? {} : { budget: options.budget }),
       ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
     });
-    allValid &&= comparison.results.every((result) => result.pairValid && result.outcome !== 'failed');
-    if (options.json) {
-      outputs.push({
-        file: transcript.label,
-        format: transcript.format,
-        entries: comparison.entries,
-        tokens: comparison.tokens,
-        overheadTokens: comparison.overheadTokens,
-        window: comparison.window,
-        tokenizer: tokenizer.name,
-        results: comparison.results.map(({ report: _report, ...result }) => result),
-      });
-    } else {
-      if (outputs.length > 0) io.stdout('');
-      io.stdout(
-        formatComparison(describeSource(transcript, isDemo), conversation, comparison, tokenizer.name, options.window !== undefined),
-      );
-      outputs.push(transcript.label);
+    for (const result of comparison.results) {
+      rows.push(toRow(transcript, result));
+      if (result.report !== undefined) {
+        reports.push({ label: transcript.label, strategy: result.strategy, report: formatTurnReport(result.report) });
+      }
     }
   }
-  if (options.json) io.stdout(JSON.stringify({ transcripts: outputs }, null, 2));
-  return allValid ? 0 : 1;
+  progress.done();
+
+  const allGood = rows.every((row) => row.outcome !== 'failed' && row.validAnthropic && row.validOpenAI);
+  if (options.json) {
+    io.stdout(JSON.stringify({ results: rows }, null, 2));
+    return allGood ? 0 : 1;
+  }
+
+  const first = transcripts[0];
+  if (transcripts.length === 1 && first !== undefined) {
+    const tokens = rows[0]?.tokensBefore ?? 0;
+    io.stdout(
+      [
+        `Transcript: ${demo ? `built-in demo (${relative(process.cwd(), demoTranscriptPath) || demoTranscriptPath})` : `${first.label} (${first.format})`}`,
+        `  ${first.conversation.history.length} entries · ${integer.format(tokens)} tokens (${tokenCounter.tokenizer.name})`,
+        `Context window: ${integer.format(options.window ?? tokens)} tokens${options.window === undefined ? " (the transcript's own size; set with --window)" : ''}${options.budget === undefined ? '' : ` · target ${integer.format(options.budget)} tokens`}`,
+        '',
+      ].join('\n'),
+    );
+  }
+  const multiple = transcripts.length > 1;
+  io.stdout(
+    formatTable(
+      [
+        ...(multiple ? ['transcript'] : []),
+        'strategy',
+        'outcome',
+        'tokens before → after',
+        'reduction',
+        'user texts',
+        'valid A/O',
+        'file states',
+        'errors',
+        'ms',
+      ],
+      rows.map((row) => [
+        ...(multiple ? [shortName(row.file)] : []),
+        row.strategy,
+        row.outcome === 'applied' ? 'applied' : `${row.outcome} (${row.detail ?? ''})`,
+        `${integer.format(row.tokensBefore)} → ${integer.format(row.tokensAfter)}`,
+        percent(row.reduction),
+        percent(row.userTextsKept),
+        `${row.validAnthropic ? 'yes' : 'NO'}/${row.validOpenAI ? 'yes' : 'NO'}`,
+        percent(row.fileStatesKept),
+        percent(row.errorsKept),
+        row.ms.toFixed(2),
+      ]),
+    ),
+  );
+  if (!multiple) {
+    for (const { strategy, report } of reports) io.stdout(`\n${strategy}:\n${report}`);
+  }
+  return allGood ? 0 : 1;
 }

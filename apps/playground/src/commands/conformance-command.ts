@@ -1,14 +1,14 @@
 import { formatConformanceReport, runConformance } from '@ctx/conformance';
 import type { CliIo } from '../cli-io.js';
-import { selectStrategies } from '../select-strategies.js';
+import { resolveStrategies, type StrategyCommandOptions } from '../resolve-strategies.js';
 
-/** `ctx conformance`: runs the conformance kit on every installed strategy (or the named ones). */
+/** `ctx conformance`: runs the conformance kit on every known strategy (or the named ones, plugins included). */
 export async function runConformanceCommand(
-  options: { readonly strategies?: string; readonly json: boolean },
+  options: StrategyCommandOptions & { readonly json: boolean },
   io: CliIo,
 ): Promise<number> {
   const reports = [];
-  for (const createStrategy of selectStrategies(options.strategies)) {
+  for (const createStrategy of await resolveStrategies(options)) {
     reports.push(await runConformance({ strategy: createStrategy }));
   }
   if (options.json) io.stdout(JSON.stringify({ reports }, null, 2));

@@ -1,15 +1,20 @@
 import { createStrategyRegistry } from '@ctx/core';
 import type { CliIo } from '../cli-io.js';
 import { formatTable } from '../format-table.js';
-import { strategyCatalog } from '../strategy-catalog.js';
+import { builtInStrategySources, loadPlugins } from '../strategy-sources.js';
 
-/** `ctx strategies`: lists the installed strategies with their trigger and settings. */
-export function runStrategiesCommand(options: { readonly json: boolean }, io: CliIo): number {
-  const registry = createStrategyRegistry(strategyCatalog.map((entry) => entry.create()));
-  const rows = registry.list().map((info) => {
-    const entry = strategyCatalog.find((candidate) => candidate.name === info.name);
-    return { ...info, packageName: entry?.packageName, settings: registry.require(info.name).settings };
-  });
+/** `ctx strategies`: lists the installed strategies (and `--plugin` ones) with their trigger and settings. */
+export async function runStrategiesCommand(
+  options: { readonly json: boolean; readonly plugin: readonly string[] },
+  io: CliIo,
+): Promise<number> {
+  const sources = [...builtInStrategySources(), ...(await loadPlugins(options.plugin))];
+  const registry = createStrategyRegistry(sources.map((source) => source.create()));
+  const rows = registry.list().map((info) => ({
+    ...info,
+    packageName: sources.find((source) => source.name === info.name)?.origin,
+    settings: registry.require(info.name).settings,
+  }));
   if (options.json) {
     io.stdout(JSON.stringify({ strategies: rows }, null, 2));
     return 0;

@@ -220,6 +220,14 @@ describe('createCompressionOrchestrator', () => {
       expect(Object.isFrozen(context?.history)).toBe(true);
     });
 
+    it('should give compress() an explicit targetTokens instead of threshold × window × 0.6', async () => {
+      const strategy = keepNewest();
+      const { orchestrator } = setup([strategy], [human(words(90))], { targetTokens: 20 });
+      await orchestrator.ensureCompressionBeforeSend();
+      expect(strategy.calls[0]?.budget.targetTokens).toBe(20);
+      expect(() => setup([strategy], [], { targetTokens: -1 })).toThrow(/targetTokens: Expected a whole number/);
+    });
+
     it('should keep entries that arrive while a slow compression runs', async () => {
       let release: () => void = () => undefined;
       const gate = new Promise<void>((resolve) => (release = resolve));

@@ -32,6 +32,11 @@ export interface CompressionOrchestratorOptions {
   readonly strategies: StrategyRegistry | readonly CompressionStrategy[];
   /** The model's context window, in tokens. */
   readonly contextLimit: number;
+  /**
+   * What compression aims for, in tokens of the whole request. By default `threshold × contextLimit × 0.6`
+   * (spec 000 BR-THRESH-004); set it to compress to a fixed budget instead.
+   */
+  readonly targetTokens?: number;
   /** `compression.*` settings; validated, defaults filled in. */
   readonly settings?: CompressionSettingsInput;
   /**
@@ -173,6 +178,11 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
   if (!(Number.isFinite(options.contextLimit) && options.contextLimit > 0)) {
     throw new InvalidSettingsError({
       issues: [{ path: 'contextLimit', message: `Expected a positive number of tokens, got ${options.contextLimit}` }],
+    });
+  }
+  if (options.targetTokens !== undefined && !(Number.isInteger(options.targetTokens) && options.targetTokens >= 0)) {
+    throw new InvalidSettingsError({
+      issues: [{ path: 'targetTokens', message: `Expected a whole number of tokens ≥ 0, got ${options.targetTokens}` }],
     });
   }
   const retryAfterGrowth = options.retryAfterGrowth ?? 0.05;
@@ -364,6 +374,7 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
             contextLimit: options.contextLimit,
             threshold: effective.threshold.value,
             overheadTokens: history.getOverheadTokens(),
+            ...(options.targetTokens === undefined ? {} : { targetTokens: options.targetTokens }),
           }),
           activeTodos: options.getActiveTodos?.(),
           transcriptPath: options.transcriptPath,

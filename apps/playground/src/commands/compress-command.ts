@@ -1,0 +1,142 @@
+import { writeFile } from 'node:fs/promises';
+import { createTokenCounter, formatTurnReport, type FormatWarning } from '@ctx/core';
+import { CliError, type CliIo } from '../cli-io.js';
+import { measureCompression, type CompressionMeasurement } from '../measure-compression.js';
+import { encodeConversation, type OutputFormat } from '../output-formats.js';
+import { readTranscripts, type LoadedTranscript, type TranscriptView } from '../read-transcripts.js';
+import { resolveStrategies, type StrategyCommandOptions } from '../resolve-strategies.js';
+import { runPipeline } from '../run-pipeline.js';
+import { createTokenizer, type TokenizerName } from '../tokenizers.js';
+import { validateRunOptions } from '../validate-run-options.js';
+
+/** Options of `ctx compress`, as parsed from the command line. */
+export interface CompressCommandOptions extends StrategyCommandOptions {
+  readonly window?: number;
+  readonly budget?: number;
+  readonly threshold?: number;
+  readonly epoch: 'last' | 'all';
+  readonly out?: string;
+  readonly format: OutputFormat;
+  readonly tokenizer: TokenizerName;
+  readonly json: boolean;
+}
+
+const integer = new Intl.NumberFormat('en-US');
+const percent = (fraction: number) => `${(fraction * 100).toFixed(0)}%`;
+
+/** Picks the one conversation to compress: `file#<line>` selects a session of a multi-session file. */
+async function readOne(path: string, view: TranscriptView): Promise<LoadedTranscript> {
+  const hash = path.lastIndexOf('#');
+  const selector = hash > 0 && /^\d+$/.test(path.slice(hash + 1)) ? path.slice(hash + 1) : undefined;
+  const file = selector === undefined ? path : path.slice(0, hash);
+  const transcripts = await readTranscripts([file], { view });
+  if (selector !== undefined) {
+    const chosen = transcripts.find((transcript) => transcript.label === `${file}#${selector}`);
+    if (chosen === undefined) {
+      throw new CliError(`${path}: no conversation at line ${selector}; the file holds ${transcripts.map((transcript) => transcript.label).join(', ')}`);
+    }
+    return chosen;
+  }
+  const [only, ...rest] = transcripts;
+  if (only === undefined) throw new CliError(`${path}: no conversation found`);
+  if (rest.length > 0) {
+    throw new CliError(`${path} holds ${transcripts.length} conversations; pick one: ${transcripts.map((transcript) => transcript.label).join(', ')}`);
+  }
+  return only;
+}
+
+function describeRetention(measurement: CompressionMeasurement): string {
+  const { retention, newProblems } = measurement;
+  const measure = (name: string, value: { kept: number; total: number; fraction: number }) =>
+    `${name} ${percent(value.fraction)} (${value.kept}/${value.total})`;
+  const validity = (problems: readonly { message: string }[]) =>
+    problems.length === 0 ? 'yes' : `NO (${problems.length}: ${problems[0]?.message ?? ''})`;
+  return [
+    `Retention: ${[
+      measure('user texts', retention.userTexts),
+      measure('file states', retention.fileStates),
+      measure('errors', retention.errors),
+      measure('thinking', retention.thinking),
+    ].join(', ')}`,
+    `Valid request: Anthropic ${validity(newProblems.anthropic)}, OpenAI ${validity(newProblems.openai)}`,
+  ].join('\n');
+}
+
+/**
+ * `ctx compress <file> --strategy a[,b…]`: runs the strategies in order through the orchestrator, prints the
+ * per-pass report (spec 004 NFR-U-002) with retention and validity, and optionally writes the result.
+ */
+export async function runCompressCommand(path: string, options: CompressCommandOptions, io: CliIo): Promise<number> {
+  validateRunOptions(options);
+  const strategies = await resolveStrategies(options);
+  if (strategies.length === 0) throw new CliError('--strategy names no strategy');
+  const tokenCounter = createTokenCounter(await createTokenizer(options.tokenizer));
+  const transcript = await readOne(path, options.epoch);
+  const { conversation } = transcript;
+  const tokens = tokenCounter.countEntries(conversation.history) + tokenCounter.countOverhead(conversation.system, conversation.tools);
+  const window = options.window ?? Math.max(1, tokens);
+  const result = await runPipeline({
+    conversation,
+    strategies,
+    tokenCounter,
+    window,
+    ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
+  });
+  const measurement = measureCompression(conversation, result.after, tokenCounter);
+
+  let written: { path: string; format: OutputFormat; warnings: readonly FormatWarning[] } | undefined;
+  if (options.out !== undefined) {
+    const { value, warnings } = encodeConversation(result.after, options.format);
+    try {
+      await writeFile(options.out, `${JSON.stringify(value, null, 2)}\n`);
+    } catch (error) {
+      throw new CliError(`--out ${options.out}: cannot write (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+    written = { path: options.out, format: options.format, warnings };
+  }
+
+  const valid = measurement.newProblems.anthropic.length === 0 && measurement.newProblems.openai.length === 0;
+  if (options.json) {
+    io.stdout(
+      JSON.stringify(
+        {
+          file: transcript.label,
+          format: transcript.format,
+          epoch: options.epoch,
+          window,
+          ...(options.budget === undefined ? {} : { budget: options.budget }),
+          reports: result.reports,
+          tokensBefore: measurement.tokensBefore,
+          tokensAfter: measurement.tokensAfter,
+          reduction: measurement.reduction,
+          entriesBefore: measurement.entriesBefore,
+          entriesAfter: measurement.entriesAfter,
+          retention: measurement.retention,
+          newProblems: measurement.newProblems,
+          ...(written === undefined ? {} : { out: written }),
+        },
+        (_key, value: unknown) => (value instanceof Error ? { name: value.name, message: value.message } : value),
+        2,
+      ),
+    );
+    return valid ? 0 : 1;
+  }
+
+  const lines = [
+    `Transcript: ${transcript.label} (${transcript.format}, ${options.epoch === 'all' ? 'whole session' : 'last epoch'}) · ${conversation.history.length} entries · ${integer.format(tokens)} tokens`,
+    `Context window: ${integer.format(window)} tokens${options.window === undefined ? " (the transcript's own size)" : ''}${options.budget === undefined ? '' : ` · target ${integer.format(options.budget)} tokens`}`,
+    '',
+    ...result.reports.map(formatTurnReport),
+    '',
+    `Result: ${integer.format(measurement.tokensBefore)} → ${integer.format(measurement.tokensAfter)} tokens (${percent(measurement.reduction)} removed), ${measurement.entriesBefore} → ${measurement.entriesAfter} entries`,
+    describeRetention(measurement),
+  ];
+  if (written !== undefined) {
+    lines.push(
+      `Wrote ${written.path} (${written.format})${written.warnings.length === 0 ? '' : `; ${written.warnings.length} conversion warnings, e.g. ${written.warnings[0]?.message ?? ''}`}`,
+    );
+  }
+  io.stdout(lines.join('\n'));
+  return valid ? 0 : 1;
+}

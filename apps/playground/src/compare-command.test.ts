@@ -1,0 +1,80 @@
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ctx } from './test-support/run-ctx.js';
+import { findCorpusDirectory } from './corpus.js';
+import { demoTranscriptPath } from './demo-transcript.js';
+
+
+const resultFields = ['file', 'strategy', 'tokensBefore', 'tokensAfter', 'reduction', 'userTextsKept', 'validAnthropic', 'validOpenAI', 'fileStatesKept', 'errorsKept', 'ms'];
+
+describe('ctx compare', () => {
+  const previousConfigDirectory = process.env.CLAUDE_CONFIG_DIR;
+  afterEach(() => {
+    if (previousConfigDirectory === undefined) delete process.env.CLAUDE_CONFIG_DIR;
+    else process.env.CLAUDE_CONFIG_DIR = previousConfigDirectory;
+  });
+
+  it('should print {"results": [...]} with every documented field, fractions in 0..1', async () => {
+    const { code, stdout } = await ctx('compare', demoTranscriptPath, '--json', '--runs', '1');
+    expect(code).toBe(0);
+    const { results } = JSON.parse(stdout) as { results: Record<string, unknown>[] };
+    expect(results).toHaveLength(1);
+    for (const field of resultFields) expect(results[0]).toHaveProperty(field);
+    for (const field of ['reduction', 'userTextsKept', 'fileStatesKept', 'errorsKept']) {
+      expect(results[0]?.[field] as number).toBeGreaterThanOrEqual(0);
+      expect(results[0]?.[field] as number).toBeLessThanOrEqual(1);
+    }
+    expect(results[0]).toMatchObject({ strategy: 'top-down-truncation', validAnthropic: true, validOpenAI: true });
+  });
+
+  it('should print the retention and validity columns', async () => {
+    const { stdout } = await ctx('compare', demoTranscriptPath, '--runs', '1');
+    expect(stdout).toMatch(/strategy +outcome +tokens before → after +reduction +user texts +valid A\/O +file states +errors +ms/);
+    expect(stdout).toMatch(/top-down-truncation +applied +[\d,]+ → [\d,]+ +[\d.]+% +[\d.]+% +yes\/yes +[\d.]+% +[\d.]+%/);
+  });
+
+  it('should use the most recent Claude Code sessions under CLAUDE_CONFIG_DIR when no path is given, saying so', async () => {
+    const configDirectory = await mkdtemp(join(tmpdir(), 'ctx-claude-'));
+    const project = join(configDirectory, 'projects', '-home-dev-app');
+    await mkdir(project, { recursive: true });
+    const records = [
+      { type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's1', message: { role: 'user', content: `please ${'read '.repeat(200)}` } },
+      { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 's1', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'ok '.repeat(200) }] } },
+      { type: 'user', uuid: 'u2', parentUuid: 'a1', sessionId: 's1', message: { role: 'user', content: 'thanks' } },
+      { type: 'assistant', uuid: 'a2', parentUuid: 'u2', sessionId: 's1', message: { id: 'm2', role: 'assistant', content: [{ type: 'text', text: 'done' }] } },
+    ];
+    await writeFile(join(project, 's1.jsonl'), records.map((record) => JSON.stringify(record)).join('\n'));
+    process.env.CLAUDE_CONFIG_DIR = configDirectory;
+    const { code, stdout, stderr } = await ctx('compare', '--json', '--runs', '1');
+    expect(code).toBe(0);
+    expect(stderr).toBe(`ctx: no path given; comparing the 1 most recent Claude Code sessions in ${join(configDirectory, 'projects')}`);
+    expect((JSON.parse(stdout) as { results: { file: string }[] }).results[0]?.file).toBe(join(project, 's1.jsonl'));
+  });
+
+  it('should fall back to the built-in demo when there are no Claude Code sessions, saying so', async () => {
+    process.env.CLAUDE_CONFIG_DIR = await mkdtemp(join(tmpdir(), 'ctx-empty-claude-'));
+    const { stdout } = await ctx('compare', '--runs', '1');
+    expect(stdout).toMatch(/^Transcript: built-in demo/);
+  });
+});
+
+const corpus = findCorpusDirectory();
+if (corpus === undefined) console.warn('Skipping ctx compare corpus tests: ../shared/corpus not found (set CTX_CORPUS).');
+
+describe.skipIf(corpus === undefined)('ctx compare on the recorded corpus', () => {
+  it('should run the reference strategy on every corpus conversation with valid output', async () => {
+    const { code, stdout } = await ctx('compare', corpus as string, '--json', '--runs', '1');
+    const { results } = JSON.parse(stdout) as { results: { file: string; outcome: string; validAnthropic: boolean; validOpenAI: boolean; userTextsKept: number }[] };
+    const manifest = JSON.parse(await readFile(join(corpus as string, 'manifest.json'), 'utf8')) as unknown[];
+    // One row per conversation: the manifest's files, the OpenHands file holding three.
+    expect(results).toHaveLength(manifest.length + 2);
+    for (const result of results) {
+      expect(result.outcome, result.file).not.toBe('failed');
+      expect(result.validAnthropic, result.file).toBe(true);
+      expect(result.validOpenAI, result.file).toBe(true);
+    }
+    expect(code).toBe(0);
+  }, 300_000);
+});

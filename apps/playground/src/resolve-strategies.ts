@@ -1,0 +1,42 @@
+import { CtxError, type CompressionStrategy } from '@ctx/core';
+import { CliError } from './cli-io.js';
+import { readStrategySettingsInput } from './strategy-settings-input.js';
+import { builtInStrategySources, loadPlugins, selectStrategySources } from './strategy-sources.js';
+
+/** Strategy options shared by `ctx compare` and `ctx compress`. */
+export interface StrategyCommandOptions {
+  /** Comma-separated names; undefined means every known strategy. */
+  readonly strategies?: string;
+  readonly plugin: readonly string[];
+  readonly set: readonly string[];
+  readonly config?: string;
+}
+
+/**
+ * Turns the command-line strategy options into factories, with settings applied: built-in strategies, installed
+ * `@ctx/strategy-*` packages and `--plugin` modules; `--set` / `--config` settings validated by each strategy's own
+ * factory (a bad value fails here, before any transcript is read).
+ *
+ * @throws `CliError` or the strategy's `InvalidStrategySettingsError`, each one line.
+ */
+export async function resolveStrategies(options: StrategyCommandOptions): Promise<(() => CompressionStrategy)[]> {
+  const known = [...builtInStrategySources(), ...(await loadPlugins(options.plugin))];
+  const names = options.strategies?.split(',').map((name) => name.trim()).filter(Boolean);
+  const selected = await selectStrategySources(names, known);
+  const settings = await readStrategySettingsInput({
+    set: options.set,
+    ...(options.config === undefined ? {} : { config: options.config }),
+    knownNames: [...new Set([...known, ...selected].map((source) => source.name))],
+  });
+  return selected.map((source) => {
+    const strategySettings = settings.get(source.name);
+    // Create once now so invalid settings are reported before any work starts, in one line.
+    try {
+      source.create(strategySettings);
+    } catch (error) {
+      if (CtxError.isInstance(error) || error instanceof CliError) throw error;
+      throw new CliError(`strategy "${source.name}" (${source.origin}) rejected its settings: ${(error as Error).message.split('\n')[0] ?? ''}`);
+    }
+    return () => source.create(strategySettings);
+  });
+}

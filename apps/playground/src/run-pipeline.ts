@@ -1,0 +1,66 @@
+import {
+  HistoryService,
+  createCompressionOrchestrator,
+  type CompressionStrategy,
+  type Conversation,
+  type TokenCounter,
+  type TurnReport,
+} from '@ctx/core';
+
+/** Options of {@link runPipeline}. */
+export interface PipelineOptions {
+  readonly conversation: Conversation;
+  /** Strategies run one after the other on the same history; factories, so every run starts fresh. */
+  readonly strategies: readonly (() => CompressionStrategy)[];
+  /** Shared across runs so each entry is tokenized once. */
+  readonly tokenCounter: TokenCounter;
+  /** The context window. */
+  readonly window: number;
+  /** Threshold override, a fraction in (0, 1]. */
+  readonly threshold?: number;
+  /** Compression target for the whole request, in tokens (default: threshold × window × 0.6). */
+  readonly budget?: number;
+}
+
+/** What a pipeline run did. */
+export interface PipelineResult {
+  /** One report per strategy, in order. */
+  readonly reports: readonly TurnReport[];
+  /** The history after every strategy ran. */
+  readonly after: Conversation;
+  /** Time of all passes (optimize, compress, apply), in milliseconds. */
+  readonly milliseconds: number;
+}
+
+/**
+ * Runs strategies on a conversation the way an agent loop would: for each strategy, an orchestrator on the shared
+ * history calls `ensureCompressionBeforeSend()` (density optimization for continuous strategies, then compression
+ * when the request passes the threshold). Errors of a strategy propagate.
+ */
+export async function runPipeline(options: PipelineOptions): Promise<PipelineResult> {
+  const { conversation } = options;
+  const history = new HistoryService({
+    tokenCounter: options.tokenCounter,
+    system: conversation.system,
+    tools: conversation.tools,
+    history: conversation.history,
+  });
+  await history.waitForTokenUpdates();
+  const reports: TurnReport[] = [];
+  for (const createStrategy of options.strategies) {
+    const orchestrator = createCompressionOrchestrator({
+      history,
+      strategies: [createStrategy()],
+      contextLimit: options.window,
+      ...(options.budget === undefined ? {} : { targetTokens: options.budget }),
+      settings: options.threshold === undefined ? {} : { 'compression.threshold': options.threshold },
+    });
+    reports.push(await orchestrator.ensureCompressionBeforeSend());
+    orchestrator.dispose();
+  }
+  return {
+    reports,
+    after: { ...history.toConversation(), ...(conversation.providerMetadata === undefined ? {} : { providerMetadata: conversation.providerMetadata }) },
+    milliseconds: reports.flatMap((report) => report.passes).reduce((sum, pass) => sum + pass.durationMs, 0),
+  };
+}

@@ -1,0 +1,18 @@
+// Provider validity
+export {
+  checkProviderValidity,
+  type ProviderValidity,
+  type ValidityProblem,
+} from './provider-validity.js';
+export { findNewValidityProblems } from './find-new-validity-problems.js';
+
+// User texts
+export { listUserTexts, type UserText } from './list-user-texts.js';
+
+// Retention
+export {
+  measureRetention,
+  type MeasureRetentionOptions,
+  type RetentionReport,
+} from './measure-retention.js';
+export type { RetentionMeasure } from './retention-measure.js';
