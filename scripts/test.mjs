@@ -25,8 +25,11 @@ const install = run('install', 'npx', ['-y', 'pnpm@10.34.9', 'install', '--froze
 checks.push(['install', install]);
 if (install) {
   checks.push(['build', run('build', 'npx', ['turbo', 'run', 'build', '--output-logs=errors-only'])]);
-  checks.push(['typecheck', run('typecheck', 'npx', ['turbo', 'run', 'typecheck', '--output-logs=errors-only'])]);
-  checks.push(['lint', run('lint', 'npx', ['turbo', 'run', 'lint', '--output-logs=errors-only'])]);
+  // One turbo run for both, so type-checking and linting of different packages overlap.
+  checks.push([
+    'typecheck and lint',
+    run('typecheck and lint', 'npx', ['turbo', 'run', 'typecheck', 'lint', '--continue', '--output-logs=errors-only']),
+  ]);
   checks.push(['docs', run('docs', 'npx', ['typedoc', '--logLevel', 'Warn'])]);
   if (existsSync(`${root}.git`)) {
     checks.push(['changesets', run('changesets', 'npx', ['changeset', 'status'])]);
