@@ -131,6 +131,7 @@ export {
 
 // Settings
 export {
+  densityDefaults,
   describeCompressionSettings,
   parseCompressionSettings,
   type CompressionSettings,

@@ -552,8 +552,22 @@ describe('createCompressionOrchestrator', () => {
 
     it('should validate settings updates as a whole and keep the old ones on error', () => {
       const { orchestrator } = setup([keepNewest()], []);
+      orchestrator.updateSettings({ 'compression.density.recencyRetention': 5 });
       expect(() => orchestrator.updateSettings({ 'compression.density.recencyRetention': 2.5 })).toThrow(InvalidSettingsError);
-      expect(orchestrator.getSettings()['compression.density.recencyRetention']).toBe(3);
+      expect(orchestrator.getSettings()['compression.density.recencyRetention']).toBe(5);
+    });
+
+    it("should take density settings from the session, else from the strategy's own settings, else spec 000", () => {
+      const own: CompressionStrategy = { ...pruneStale(), settings: { recencyPruning: true, recencyRetention: 7 } };
+      const { orchestrator } = setup([own], []);
+      expect(orchestrator.getEffectiveSettings().density).toMatchObject({
+        readWritePruning: true,
+        fileDedupe: true,
+        recencyPruning: true,
+        recencyRetention: 7,
+      });
+      orchestrator.updateSettings({ 'compression.density.recencyPruning': false, 'compression.density.fileDedupe': false });
+      expect(orchestrator.getEffectiveSettings().density).toMatchObject({ fileDedupe: false, recencyPruning: false, recencyRetention: 7 });
     });
 
     it('should refuse to start without a usable strategy or with a bad context limit', () => {

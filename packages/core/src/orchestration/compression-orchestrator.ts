@@ -8,6 +8,7 @@ import type { HistoryService } from '../history/history-service.js';
 import { parseHistory } from '../history/parse-history.js';
 import { describeToolPairingProblem, findNewToolPairingProblems } from '../history/tool-pairing.js';
 import {
+  densityDefaults,
   parseCompressionSettings,
   type CompressionSettings,
   type CompressionSettingsInput,
@@ -220,6 +221,11 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
 
   const getEffectiveSettings = (profile = settings['compression.profile']): EffectiveCompressionSettings => {
     const strategy = getActiveStrategy();
+    // Precedence: the session's compression.density.* setting, else the strategy's own setting of that name (so a
+    // strategy created with recencyPruning: true prunes by recency), else spec 000's default.
+    const own = (strategy.settings ?? {}) as Readonly<Record<string, unknown>>;
+    const ownBoolean = (key: string) => (typeof own[key] === 'boolean' ? own[key] : undefined);
+    const ownInteger = (key: string) => (Number.isInteger(own[key]) ? (own[key] as number) : undefined);
     return {
       strategy: strategy.name,
       fallbackStrategies: settings['compression.fallbackStrategies'].filter((name) => name !== strategy.name),
@@ -234,10 +240,17 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
       contextLimit: options.contextLimit,
       reservedOutputTokens: settings['compression.reservedOutputTokens'],
       density: {
-        readWritePruning: settings['compression.density.readWritePruning'],
-        fileDedupe: settings['compression.density.fileDedupe'],
-        recencyPruning: settings['compression.density.recencyPruning'],
-        recencyRetention: settings['compression.density.recencyRetention'],
+        readWritePruning:
+          settings['compression.density.readWritePruning'] ??
+          ownBoolean('readWritePruning') ??
+          densityDefaults.readWritePruning,
+        fileDedupe: settings['compression.density.fileDedupe'] ?? ownBoolean('fileDedupe') ?? densityDefaults.fileDedupe,
+        recencyPruning:
+          settings['compression.density.recencyPruning'] ?? ownBoolean('recencyPruning') ?? densityDefaults.recencyPruning,
+        recencyRetention:
+          settings['compression.density.recencyRetention'] ??
+          ownInteger('recencyRetention') ??
+          densityDefaults.recencyRetention,
         workspaceRoot,
       },
     };

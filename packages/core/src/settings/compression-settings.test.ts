@@ -3,7 +3,7 @@ import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import { UnknownStrategyError } from '../errors/unknown-strategy-error.js';
 import { strategyNamed } from '../test-support/strategy-stub.js';
 import { createStrategyRegistry } from '../strategy/strategy-registry.js';
-import { describeCompressionSettings, parseCompressionSettings } from './compression-settings.js';
+import { densityDefaults, describeCompressionSettings, parseCompressionSettings } from './compression-settings.js';
 
 /** Runs `parse` and returns the InvalidSettingsError it must throw. */
 function settingsErrorOf(parse: () => unknown): InvalidSettingsError {
@@ -28,17 +28,17 @@ function unknownStrategyErrorOf(parse: () => unknown): UnknownStrategyError {
 
 
 describe('parseCompressionSettings', () => {
-  it('should fill in the spec 000 defaults for empty input', () => {
+  it('should fill in the defaults for empty input, leaving density settings to the strategy or spec 000', () => {
     expect(parseCompressionSettings({})).toEqual({
       'compression.fallbackStrategies': [],
       'compression.profile': 'default',
       'compression.profileThresholds': {},
       'compression.reservedOutputTokens': 0,
-      'compression.density.readWritePruning': true,
-      'compression.density.fileDedupe': true,
-      'compression.density.recencyPruning': false,
-      'compression.density.recencyRetention': 3,
     });
+  });
+
+  it('should export spec 000 density defaults (readWritePruning, fileDedupe on; recencyPruning off; retention 3)', () => {
+    expect(densityDefaults).toEqual({ readWritePruning: true, fileDedupe: true, recencyPruning: false, recencyRetention: 3 });
   });
 
   it('should treat undefined and null input as empty settings', () => {
@@ -63,7 +63,7 @@ describe('parseCompressionSettings', () => {
     expect(settings['compression.reservedOutputTokens']).toBe(8192);
     expect(settings['compression.density.recencyPruning']).toBe(true);
     expect(settings['compression.density.recencyRetention']).toBe(5);
-    expect(settings['compression.density.readWritePruning']).toBe(true);
+    expect(settings['compression.density.readWritePruning']).toBeUndefined();
   });
 
   it.each([
@@ -180,9 +180,10 @@ describe('describeCompressionSettings', () => {
     }
   });
 
-  it('should report the defaults parseCompressionSettings fills in', () => {
+  it('should report the defaults: what parseCompressionSettings fills in, and spec 000 density defaults', () => {
     const defaults = parseCompressionSettings({});
     for (const descriptor of descriptors) {
+      if (descriptor.key.startsWith('compression.density.')) continue;
       expect(descriptor.defaultValue, descriptor.key).toEqual(defaults[descriptor.key]);
     }
     expect(byKey.get('compression.density.readWritePruning')?.defaultValue).toBe(true);
@@ -196,12 +197,12 @@ describe('describeCompressionSettings', () => {
   });
 
   it('should give each setting its JSON Schema', () => {
-    expect(byKey.get('compression.density.fileDedupe')?.schema).toMatchObject({ type: 'boolean', default: true });
+    expect(byKey.get('compression.density.fileDedupe')?.schema).toMatchObject({ type: 'boolean' });
     expect(byKey.get('compression.threshold')?.schema).toMatchObject({
       type: 'number',
       exclusiveMinimum: 0,
       maximum: 1,
     });
-    expect(byKey.get('compression.density.recencyRetention')?.schema).toMatchObject({ type: 'integer', default: 3 });
+    expect(byKey.get('compression.density.recencyRetention')?.schema).toMatchObject({ type: 'integer' });
   });
 });

@@ -41,23 +41,36 @@ const compressionSettingsSchema = z.strictObject({
     .nonnegative()
     .default(0)
     .describe("Tokens kept free for the model's answer (its max_tokens); used by the absolute trigger."),
+  // Density settings have no schema default: unset means "the strategy's own setting, else the spec default"
+  // (see densityDefaults and the orchestrator's getEffectiveSettings).
   'compression.density.readWritePruning': z
     .boolean()
-    .default(true)
+    .optional()
     .describe('Drop file reads made stale by a later write (spec 000 §3a).'),
   'compression.density.fileDedupe': z
     .boolean()
-    .default(true)
+    .optional()
     .describe('Keep only the newest @-inclusion of each file (spec 000 §3b).'),
   'compression.density.recencyPruning': z
     .boolean()
-    .default(false)
+    .optional()
     .describe('Keep only the newest N results per tool (spec 000 §3c).'),
   'compression.density.recencyRetention': z
     .int()
-    .default(3)
+    .optional()
     .describe('Results kept per tool when recency pruning is on; values below 1 mean 1.'),
 });
+
+/**
+ * Spec 000's defaults for the density toggles, used when neither the session settings nor the strategy's own
+ * settings set them.
+ */
+export const densityDefaults = {
+  readWritePruning: true,
+  fileDedupe: true,
+  recencyPruning: false,
+  recencyRetention: 3,
+} as const;
 
 /**
  * Validated compression settings (spec 000 "Settings / Configuration Relationships"), keyed by their dotted names.
@@ -112,7 +125,13 @@ export function parseCompressionSettings(
 
 /** Every compression setting with its description, default and JSON Schema. */
 export function describeCompressionSettings(): readonly SettingDescriptor[] {
-  const defaults = compressionSettingsSchema.parse({});
+  const defaults: Record<string, unknown> = {
+    ...compressionSettingsSchema.parse({}),
+    'compression.density.readWritePruning': densityDefaults.readWritePruning,
+    'compression.density.fileDedupe': densityDefaults.fileDedupe,
+    'compression.density.recencyPruning': densityDefaults.recencyPruning,
+    'compression.density.recencyRetention': densityDefaults.recencyRetention,
+  };
   const jsonSchema = z.toJSONSchema(compressionSettingsSchema, { io: 'input' }) as {
     properties?: Record<string, Record<string, unknown>>;
   };
