@@ -20,6 +20,14 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // The type-check configs include the DOM library (packages must run in browsers), which declares globals with
+      // everyday names: a missing `const { history } = context` would type-check against `window.history`.
+      'no-restricted-globals': [
+        'error',
+        ...['history', 'name', 'length', 'event', 'status', 'close', 'open', 'parent', 'top', 'self', 'origin', 'external', 'find', 'print', 'stop', 'closed', 'opener', 'screen', 'frames', 'scroll', 'blur', 'focus'].map(
+          (name) => ({ name, message: `\`${name}\` here is the browser global; declare or import the value you mean.` }),
+        ),
+      ],
       'no-restricted-syntax': [
         'error',
         {

@@ -1,13 +1,12 @@
 // applyDensityResult + token recount at 150 / 300 / 600 entries. Each iteration builds a HistoryService from already
 // validated entries with a warm token cache (both linear), removes every 10th call/response pair and replaces every
 // 20th human entry, then recounts. Expect the mean time to roughly double with each size step.
-import { createSyntheticHistory } from '@ctx/conformance';
-import { HistoryService, createTokenCounter, parseHistory, type DensityResult, type HistoryEntry } from '@ctx/core';
+import { HistoryService, createTokenCounter, type DensityResult, type HistoryEntry } from '@ctx/core';
 import { createGptTokenizer } from '@ctx/tokenizer-gpt-tokenizer';
 import { bench, describe } from 'vitest';
+import { measuredRun, syntheticHistory } from './bench-support.js';
 
-// Long enough runs, after a warm-up, that JIT and GC noise do not hide the growth rate.
-const measured = { time: 1500, warmupTime: 500 };
+const measured = measuredRun();
 
 const tokenCounter = createTokenCounter(await createGptTokenizer());
 
@@ -27,7 +26,7 @@ function densityResultFor(history: readonly HistoryEntry[]): DensityResult {
 
 describe('applyDensityResult + recount (150 / 300 / 600 entries)', () => {
   for (const size of [150, 300, 600]) {
-    const history = parseHistory(createSyntheticHistory({ entries: size, seed: 11 }));
+    const history = syntheticHistory(size);
     const result = densityResultFor(history);
     tokenCounter.countEntries(history);
     bench(`${size} entries`, async () => {

@@ -5,14 +5,12 @@ import { join } from 'node:path';
 import { convertClaudeCodeSession, parseClaudeCodeSession } from '@ctx/format-claude-code';
 import { decodeTrajectory } from '@ctx/format-trajectories';
 import { bench, describe } from 'vitest';
-import { findCorpusDirectory } from '../src/corpus.js';
+import { findBenchCorpus, measuredRun } from './bench-support.js';
 
-const corpus = findCorpusDirectory();
-const measured = { time: 3000, warmupTime: 1000 };
+const corpus = findBenchCorpus('transcript benchmarks');
+const measured = measuredRun({ time: 3000, warmupTime: 1000 });
 
-if (corpus === undefined) {
-  console.warn('Skipping transcript benchmarks: ../shared/corpus not found (set CTX_CORPUS).');
-} else {
+if (corpus !== undefined) {
   const claudeCode = readFileSync(join(corpus, 'claude-code/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl'), 'utf8');
   const miniSweAgent = readFileSync(join(corpus, 'openai-chat/mini-swe-agent/psf__requests-1142.traj.json'), 'utf8');
 

@@ -24,20 +24,32 @@ describe('ctx compare', () => {
     expect(stdout).toMatch(/warning \(lossy\): dropped the \d+ oldest entries/);
   });
 
-  it('should reduce the demo to the target when its window is the transcript size', async () => {
-    const { stdout } = await ctx('compare', '--json', '--runs', '1', demoTranscriptPath);
-    const [result] = (JSON.parse(stdout) as { results: { tokensBefore: number; tokensAfter: number; validAnthropic: boolean }[] }).results;
-    expect(result?.validAnthropic).toBe(true);
-    // Target: 0.85 × window × 0.6 of the whole request.
-    expect(result?.tokensAfter).toBeLessThanOrEqual(Math.floor((result?.tokensBefore ?? 0) * 0.85 * 0.6));
+  it('should reduce the demo to the target with every truncating strategy when its window is the transcript size', async () => {
+    const { stdout } = await ctx('compare', '--json', '--runs', '1', '--strategies', 'truncation,sliding-window,top-down-truncation', demoTranscriptPath);
+    const { results } = JSON.parse(stdout) as { results: { strategy: string; tokensBefore: number; tokensAfter: number; validAnthropic: boolean }[] };
+    expect(results.map((result) => result.strategy)).toEqual(['truncation', 'sliding-window', 'top-down-truncation']);
+    for (const result of results) {
+      expect(result.validAnthropic, result.strategy).toBe(true);
+      // Target: 0.85 × window × 0.6 of the whole request.
+      expect(result.tokensAfter, result.strategy).toBeLessThanOrEqual(Math.floor(result.tokensBefore * 0.85 * 0.6));
+    }
   });
 
-  it('should leave a transcript that fits a larger window alone', async () => {
+  it('should leave a transcript that fits a larger window to the continuous strategies alone', async () => {
+    const listed = JSON.parse((await ctx('strategies', '--json')).stdout) as { strategies: { name: string; trigger: { mode: string } }[] };
     const { code, stdout } = await ctx('compare', demoTranscriptPath, '--json', '--runs', '1', '--window', '200000');
     expect(code).toBe(0);
-    expect((JSON.parse(stdout) as { results: unknown[] }).results).toEqual([
-      expect.objectContaining({ strategy: 'top-down-truncation', outcome: 'no-op', reduction: 0 }),
-    ]);
+    const { results } = JSON.parse(stdout) as { results: { strategy: string; outcome: string; detail?: string; reduction: number }[] };
+    expect(results).toHaveLength(listed.strategies.length);
+    for (const strategy of listed.strategies) {
+      const result = results.find((candidate) => candidate.strategy === strategy.name);
+      // Threshold strategies wait for the threshold; continuous ones optimize every turn whatever the window.
+      if (strategy.trigger.mode === 'threshold') {
+        expect(result, strategy.name).toMatchObject({ outcome: 'no-op', detail: 'under-threshold', reduction: 0 });
+      } else {
+        expect(result?.outcome, strategy.name).not.toBe('failed');
+      }
+    }
   });
 
   it('should read a ctx.conversation.v1 file given on the command line', async () => {
@@ -87,7 +99,10 @@ describe('ctx compare', () => {
     const threshold = await ctx('compare', '--threshold', '1.5');
     expect(threshold).toMatchObject({ code: 1, stderr: 'ctx: --threshold expects a fraction in (0, 1], got 1.5' });
     const unknown = await ctx('compare', '--strategies', 'magic');
-    expect(unknown).toMatchObject({ code: 1, stderr: 'ctx: unknown strategy "magic"; known strategies: top-down-truncation' });
+    expect(unknown).toMatchObject({
+      code: 1,
+      stderr: 'ctx: unknown strategy "magic"; known strategies: lossless, high-density, watermark, truncation, sliding-window, top-down-truncation',
+    });
     expect((await ctx('frobnicate')).code).toBe(2);
   });
 });
@@ -96,16 +111,25 @@ describe('ctx strategies / settings / conformance', () => {
   it('should list the installed strategies', async () => {
     const { code, stdout } = await ctx('strategies', '--json');
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toEqual({
-      strategies: [
-        expect.objectContaining({
-          name: 'top-down-truncation',
-          packageName: '@ctx/strategy-top-down-truncation',
-          trigger: { mode: 'threshold', defaultThreshold: 0.85 },
-          settings: { minEntriesKept: 2 },
-        }),
-      ],
-    });
+    const { strategies } = JSON.parse(stdout) as { strategies: { name: string; packageName: string }[] };
+    expect(strategies.map((strategy) => `${strategy.name} ${strategy.packageName}`)).toEqual([
+      'lossless @ctx/strategy-lossless',
+      'high-density @ctx/strategy-high-density',
+      'watermark @ctx/strategy-watermark',
+      'truncation @ctx/strategy-truncation',
+      'sliding-window @ctx/strategy-sliding-window',
+      'top-down-truncation @ctx/strategy-top-down-truncation',
+    ]);
+    expect(strategies).toContainEqual(
+      expect.objectContaining({
+        name: 'top-down-truncation',
+        trigger: { mode: 'threshold', defaultThreshold: 0.85 },
+        settings: { minEntriesKept: 2 },
+      }),
+    );
+    expect(strategies).toContainEqual(
+      expect.objectContaining({ name: 'high-density', trigger: expect.objectContaining({ mode: 'continuous' }) as unknown }),
+    );
   });
 
   it('should list the compression settings with their defaults', async () => {
@@ -115,7 +139,9 @@ describe('ctx strategies / settings / conformance', () => {
 
   it('should run the conformance kit on every installed strategy and pass', async () => {
     const { code, stdout } = await ctx('conformance');
-    expect(stdout).toMatch(/Conformance of "top-down-truncation": passed/);
+    for (const name of ['lossless', 'high-density', 'watermark', 'truncation', 'sliding-window', 'top-down-truncation']) {
+      expect(stdout).toMatch(new RegExp(`Conformance of "${name}": passed`));
+    }
     expect(code).toBe(0);
   });
 

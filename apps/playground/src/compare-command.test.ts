@@ -7,7 +7,7 @@ import { findCorpusDirectory } from './corpus.js';
 import { demoTranscriptPath } from './demo-transcript.js';
 
 
-const resultFields = ['file', 'strategy', 'tokensBefore', 'tokensAfter', 'reduction', 'userTextsKept', 'validAnthropic', 'validOpenAI', 'fileStatesKept', 'errorsKept', 'ms'];
+const resultFields = ['file', 'strategy', 'tokensBefore', 'tokensAfter', 'reduction', 'userTextsKept', 'validAnthropic', 'validOpenAI', 'fileStatesKept', 'errorsKept', 'operations', 'ms'];
 
 describe('ctx compare', () => {
   const previousConfigDirectory = process.env.CLAUDE_CONFIG_DIR;
@@ -17,7 +17,7 @@ describe('ctx compare', () => {
   });
 
   it('should print {"results": [...]} with every documented field, fractions in 0..1', async () => {
-    const { code, stdout } = await ctx('compare', demoTranscriptPath, '--json', '--runs', '1');
+    const { code, stdout } = await ctx('compare', demoTranscriptPath, '--json', '--runs', '1', '--strategies', 'top-down-truncation');
     expect(code).toBe(0);
     const { results } = JSON.parse(stdout) as { results: Record<string, unknown>[] };
     expect(results).toHaveLength(1);
@@ -64,16 +64,25 @@ const corpus = findCorpusDirectory();
 if (corpus === undefined) console.warn('Skipping ctx compare corpus tests: ../shared/corpus not found (set CTX_CORPUS).');
 
 describe.skipIf(corpus === undefined)('ctx compare on the recorded corpus', () => {
-  it('should run the reference strategy on every corpus conversation with valid output', async () => {
+  it('should run every installed strategy on every corpus conversation with valid output', async () => {
+    const strategies = (JSON.parse((await ctx('strategies', '--json')).stdout) as { strategies: unknown[] }).strategies;
     const { code, stdout } = await ctx('compare', corpus as string, '--json', '--runs', '1');
-    const { results } = JSON.parse(stdout) as { results: { file: string; outcome: string; validAnthropic: boolean; validOpenAI: boolean; userTextsKept: number }[] };
+    const { results } = JSON.parse(stdout) as {
+      results: { file: string; format: string; strategy: string; outcome: string; validAnthropic: boolean; validOpenAI: boolean; userTextsKept: number; operations: Record<string, number> }[];
+    };
     const manifest = JSON.parse(await readFile(join(corpus as string, 'manifest.json'), 'utf8')) as unknown[];
-    // One row per conversation: the manifest's files, the OpenHands file holding three.
-    expect(results).toHaveLength(manifest.length + 2);
+    // One row per conversation and strategy: the manifest's files, the OpenHands file holding three.
+    expect(results).toHaveLength((manifest.length + 2) * strategies.length);
     for (const result of results) {
-      expect(result.outcome, result.file).not.toBe('failed');
-      expect(result.validAnthropic, result.file).toBe(true);
-      expect(result.validOpenAI, result.file).toBe(true);
+      const label = `${result.strategy} on ${result.file}`;
+      expect(result.outcome, label).not.toBe('failed');
+      expect(result.validAnthropic, label).toBe(true);
+      expect(result.validOpenAI, label).toBe(true);
+    }
+    // Issue 5: read→write pruning fires on the real tools of Claude Code, SWE-agent and mini-swe-agent.
+    for (const format of ['claude-code', 'swe-agent', 'mini-swe-agent']) {
+      const pruned = results.filter((result) => result.strategy === 'high-density' && result.format === format);
+      expect(pruned.some((result) => (result.operations.readWritePairsPruned ?? 0) > 0), format).toBe(true);
     }
     expect(code).toBe(0);
   }, 300_000);

@@ -91,6 +91,11 @@ describe('--plugin', () => {
     expect(source?.create({ turns: 3 }).settings).toEqual({ turns: 3 });
   });
 
+  it('should load a folder given relative to the working directory without ./', async () => {
+    const [source] = await loadPlugins(['node_modules/ctx-strategy-keep-last-turns'], projectDirectory);
+    expect(source?.name).toBe('keep-last-turns');
+  });
+
   it('should say in one line when a plugin is missing or exports no strategy', async () => {
     expect(await ctx('strategies', '--plugin', '/nowhere/plugin.js')).toMatchObject({
       code: 1,

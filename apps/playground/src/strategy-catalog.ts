@@ -1,5 +1,10 @@
 import type { CompressionStrategy } from '@ctx/core';
+import { createHighDensityStrategy } from '@ctx/strategy-high-density';
+import { createLosslessStrategy } from '@ctx/strategy-lossless';
+import { createSlidingWindowStrategy } from '@ctx/strategy-sliding-window';
 import { createTopDownTruncationStrategy } from '@ctx/strategy-top-down-truncation';
+import { createTruncationStrategy } from '@ctx/strategy-truncation';
+import { createWatermarkStrategy } from '@ctx/strategy-watermark';
 
 /** An installed strategy package the playground can create strategies from. */
 export interface CatalogEntry {
@@ -9,13 +14,32 @@ export interface CatalogEntry {
 }
 
 /**
- * The strategy packages the playground ships with. Each strategy issue adds its package here; third-party strategies
- * come in through plugins.
+ * Adapts a strategy factory to the catalog: the factory validates the settings itself (each strategy's zod schema), so
+ * whatever the user wrote on the command line or in a config file is passed through unchanged.
+ */
+function fromFactory<Settings, Resolved>(
+  factory: (settings?: Settings) => CompressionStrategy<Resolved>,
+): (settings?: unknown) => CompressionStrategy {
+  return (settings) => factory(settings as Settings);
+}
+
+/**
+ * The strategy packages the playground ships with, in the order `ctx compare` runs them: lossless first, then the
+ * deterministic lossy ones from gentlest to bluntest. Third-party strategies come in through plugins.
  */
 export const strategyCatalog: readonly CatalogEntry[] = [
+  { name: 'lossless', packageName: '@ctx/strategy-lossless', create: fromFactory(createLosslessStrategy) },
+  { name: 'high-density', packageName: '@ctx/strategy-high-density', create: fromFactory(createHighDensityStrategy) },
+  { name: 'watermark', packageName: '@ctx/strategy-watermark', create: fromFactory(createWatermarkStrategy) },
+  { name: 'truncation', packageName: '@ctx/strategy-truncation', create: fromFactory(createTruncationStrategy) },
+  {
+    name: 'sliding-window',
+    packageName: '@ctx/strategy-sliding-window',
+    create: fromFactory(createSlidingWindowStrategy),
+  },
   {
     name: 'top-down-truncation',
     packageName: '@ctx/strategy-top-down-truncation',
-    create: (settings) => createTopDownTruncationStrategy(settings as Parameters<typeof createTopDownTruncationStrategy>[0]),
+    create: fromFactory(createTopDownTruncationStrategy),
   },
 ];

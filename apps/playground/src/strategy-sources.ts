@@ -65,6 +65,10 @@ function resolvePluginEntry(specifier: string, cwd: string): string {
   }
   const packageDirectory = findInstalledPackage(specifier, cwd) ?? findInstalledPackage(specifier, import.meta.dirname);
   if (packageDirectory === undefined) {
+    // `--plugin packages/my-strategy` means the folder beside the user, not a package named that: accept it when no
+    // installed package of that name exists.
+    const path = resolve(cwd, specifier);
+    if (existsSync(path)) return statSync(path).isDirectory() ? packageEntry(path) : path;
     throw new CliError(`--plugin ${specifier}: package not found (install it, or give a path to the module)`);
   }
   return packageEntry(packageDirectory);

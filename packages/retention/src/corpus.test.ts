@@ -1,11 +1,11 @@
 import type { Conversation, HistoryEntry } from '@ctx/core';
 import { describe, expect, it } from 'vitest';
 import { listFileStates } from './file-state-evidence.js';
-import { inferWorkspaceRoot } from '@ctx/strategy-utils';
+import { findFirstUserMessage, inferWorkspaceRoot } from '@ctx/strategy-utils';
 import { listUserTexts } from './list-user-texts.js';
 import { measureRetention } from './measure-retention.js';
 import { checkProviderValidity } from './provider-validity.js';
-import { corpusExists, loadCorpusConversations, readClaudeCodeSession } from './test-support/corpus-conversations.js';
+import { corpusExists, loadCorpusConversations, readClaudeCodeSession } from '@ctx/test-corpus';
 
 if (!corpusExists) console.warn('Skipping corpus tests of @ctx/retention: corpus not found (set CTX_CORPUS)');
 
@@ -133,5 +133,15 @@ describe.skipIf(!corpusExists)('listUserTexts', () => {
     }
     // The check means something: reminders are all over these sessions (in tool results and hook messages).
     expect(sessionsWithReminders).toBeGreaterThan(5);
+  });
+
+  it("should start where @ctx/strategy-utils' findFirstUserMessage (the message strategies pin) says, in every conversation", () => {
+    let found = 0;
+    for (const { name, conversation } of conversations) {
+      const first = listUserTexts(conversation.history)[0]?.entryIndex;
+      expect(findFirstUserMessage(conversation.history), name).toBe(first);
+      if (first !== undefined) found += 1;
+    }
+    expect(found).toBeGreaterThanOrEqual(conversations.length - 3);
   });
 });

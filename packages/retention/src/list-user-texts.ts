@@ -1,5 +1,5 @@
 import type { HistoryEntry } from '@ctx/core';
-import { isHarnessEntry, typedPartOf } from './harness-text.js';
+import { isHarnessEntry, typedPartOf } from '@ctx/strategy-utils';
 
 /** A text the user typed: not a tool result, not a system reminder / command wrapper / hook or harness message, not an entry a strategy or codec generated. */
 export interface UserText {

@@ -1,5 +1,5 @@
 import type { HistoryEntry } from '@ctx/core';
-import { typedPartOf } from './harness-text.js';
+import { typedPartOf } from '@ctx/strategy-utils';
 import { listUserTexts } from './list-user-texts.js';
 import { quoteExcerpt, RetentionTally, type RetentionMeasure } from './retention-measure.js';
 

@@ -1,53 +1,5 @@
-import type { JsonValue, ToolCallBlock } from '@ctx/core';
+import { applyEditReplacement, editReplacementsOf } from '@ctx/strategy-utils';
 import type { FileState } from './file-state-evidence.js';
-
-/** One old → new text replacement an edit call asks for. */
-interface Replacement {
-  readonly oldText: string;
-  readonly newText: string;
-  readonly all: boolean;
-}
-
-type ParameterRecord = { readonly [key: string]: JsonValue };
-
-function asRecord(value: JsonValue | undefined): ParameterRecord | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as ParameterRecord) : undefined;
-}
-
-/** A replacement from `old_string`/`new_string` (Claude Code, gemini-cli) or `old_str`/`new_str` (str_replace_editor). */
-function replacementOf(record: ParameterRecord): Replacement | undefined {
-  const oldText = record.old_string ?? record.old_str;
-  const newText = record.new_string ?? record.new_str ?? '';
-  if (typeof oldText !== 'string' || oldText === '' || typeof newText !== 'string') return undefined;
-  const expected = record.expected_replacements;
-  return { oldText, newText, all: record.replace_all === true || (typeof expected === 'number' && expected > 1) };
-}
-
-/** The replacements of an edit call, in order; undefined when the call is not a text replacement (or unreadable). */
-function replacementsOf(call: ToolCallBlock): Replacement[] | undefined {
-  const parameters = asRecord(call.parameters);
-  if (parameters === undefined) return undefined;
-  const edits = parameters.edits;
-  if (Array.isArray(edits)) {
-    const replacements = (edits as readonly JsonValue[]).map((edit) => {
-      const record = asRecord(edit);
-      return record === undefined ? undefined : replacementOf(record);
-    });
-    return replacements.every((replacement) => replacement !== undefined) ? replacements : undefined;
-  }
-  const single = replacementOf(parameters);
-  return single === undefined ? undefined : [single];
-}
-
-/** Applies a replacement the way the editing tools do; undefined when the old text is missing or ambiguous. */
-function applyReplacement(content: string, { oldText, newText, all }: Replacement): string | undefined {
-  const first = content.indexOf(oldText);
-  if (first === -1) return undefined;
-  if (all) return content.split(oldText).join(newText);
-  // The tools refuse an ambiguous replacement; if this content has two matches it is not the text they edited.
-  if (content.indexOf(oldText, first + oldText.length) !== -1) return undefined;
-  return content.slice(0, first) + newText + content.slice(first + oldText.length);
-}
 
 const numberedLine = /^\s*\d+(?:\t|→)/;
 const catHeader = /^Here's the result of running `cat -n` on [^\n]*:\n/;
@@ -103,13 +55,13 @@ export function reconstructFileContent(state: FileState): ReconstructedFile {
   if (candidates.length === 0) return { contents: [], unknownFrom: -1 };
   for (const [index, item] of state.later.entries()) {
     if (item.kind !== 'edit') continue;
-    const replacements = replacementsOf(item.call);
+    const replacements = editReplacementsOf(item.call);
     if (replacements !== undefined) {
       candidates = candidates.flatMap((candidate) => {
         let content: string | undefined = candidate;
         for (const replacement of replacements) {
           if (content === undefined) break;
-          content = applyReplacement(content, replacement);
+          content = applyEditReplacement(content, replacement);
         }
         return content === undefined ? [] : [content];
       });

@@ -10,6 +10,7 @@ import {
   type ReductionEstimate,
   type StrategyWarning,
 } from '@ctx/core';
+import { checkCompressionPreconditions } from '@ctx/strategy-utils';
 import { findTruncationCut } from './find-truncation-cut.js';
 import {
   topDownTruncationSettingsSchema,
@@ -83,16 +84,9 @@ export function createTopDownTruncationStrategy(
 
     compress(context): Promise<CompressionResult> {
       const { history } = context;
-      if (history.length === 0) return Promise.resolve({ type: 'no-op', reason: 'empty-history' });
-      const target = getHistoryTokenTarget(context.budget);
-      const total = context.tokenCounter.countEntries(history);
-      if (total <= target) {
-        return Promise.resolve({
-          type: 'no-op',
-          reason: 'already-under-target',
-          message: `the history has ${integer.format(total)} tokens; the target is ${integer.format(target)}`,
-        });
-      }
+      const start = checkCompressionPreconditions(context);
+      if (start.kind === 'no-op') return Promise.resolve(start.result);
+      const { tokensBefore: total, target } = start;
       const cut = plan(context);
       if (cut.kind === 'none') {
         return Promise.resolve({

@@ -29,6 +29,7 @@ export {
 } from './tool-semantics-registry.js';
 export { classifyShellCommand, type ShellCommandOptions } from './shell/classify-shell-command.js';
 export { toolResultText } from './tool-result-text.js';
+export { applyEditReplacement, editReplacementsOf, type EditReplacement } from './edit-replacements.js';
 
 // Paths
 export { inferWorkspaceRoot } from './infer-workspace-root.js';
@@ -40,3 +41,9 @@ export { extractActiveTodos, type ExtractActiveTodosOptions } from './extract-ac
 // Turns
 export { listAssistantTurns, type AssistantTurn } from './assistant-turns.js';
 export { findSafeCutIndices, isSafeCutIndex } from './safe-cut-indices.js';
+
+// User text
+export { findFirstUserMessage, isHarnessEntry, typedPartOf } from './user-typed-text.js';
+
+// Compression
+export { checkCompressionPreconditions, type CompressionPreconditions } from './compression-preconditions.js';

@@ -5,6 +5,7 @@ import { compareStrategies, type StrategyComparison } from '../compare-strategie
 import { claudeCodeProjectsDirectory, findRecentClaudeCodeSessions } from '../default-transcripts.js';
 import { demoTranscriptPath } from '../demo-transcript.js';
 import { formatTable } from '../format-table.js';
+import { sumOperationCounts, summarizeOperations } from '../operation-counts.js';
 import { createProgress } from '../progress.js';
 import { readTranscriptFile, readTranscripts, type LoadedTranscript } from '../read-transcripts.js';
 import { resolveStrategies, type StrategyCommandOptions } from '../resolve-strategies.js';
@@ -39,6 +40,8 @@ export interface CompareResultRow {
   readonly fileStatesKept: number;
   readonly errorsKept: number;
   readonly thinkingKept: number;
+  /** What the strategy reported doing, summed over its passes (non-zero counts only). */
+  readonly operations: Readonly<Record<string, number>>;
   readonly ms: number;
 }
 
@@ -75,6 +78,7 @@ function toRow(transcript: LoadedTranscript, result: StrategyComparison): Compar
     fileStatesKept: result.retention.fileStates.fraction,
     errorsKept: result.retention.errors.fraction,
     thinkingKept: result.retention.thinking.fraction,
+    operations: sumOperationCounts(result.report),
     ms: Math.round(result.milliseconds * 100) / 100,
   };
 }
@@ -170,6 +174,22 @@ export async function runCompareCommand(paths: readonly string[], options: Compa
   );
   if (!multiple) {
     for (const { strategy, report } of reports) io.stdout(`\n${strategy}:\n${report}`);
+  } else {
+    const summaries = summarizeOperations(rows);
+    if (summaries.length > 0) {
+      io.stdout('\nWhat the strategies did (total, then transcripts where it happened per format):');
+      io.stdout(
+        formatTable(
+          ['strategy', 'operation', 'total', 'where'],
+          summaries.map((summary) => [
+            summary.strategy,
+            summary.operation,
+            integer.format(summary.total),
+            summary.byFormat.map(({ format, fired, transcripts }) => `${format} ${fired}/${transcripts}`).join(', '),
+          ]),
+        ),
+      );
+    }
   }
   return allGood ? 0 : 1;
 }

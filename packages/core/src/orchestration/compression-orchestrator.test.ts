@@ -585,6 +585,15 @@ describe('createCompressionOrchestrator', () => {
       expect(reports[0]).toMatch(/threshold 85% from strategy-default/);
       expect(reports[0]).toMatch(/Compression \(keep-newest\): 96 → 48 tokens \(-50%\), 2 → 1 entries/);
     });
+
+    it('should show what a density pass did, by its non-zero operation counts', async () => {
+      const reports: string[] = [];
+      const { orchestrator } = setup([pruneStale()], [human('stale one'), human('stale two'), human('fresh')], {
+        onReport: (report) => reports.push(formatTurnReport(report)),
+      });
+      await orchestrator.ensureCompressionBeforeSend();
+      expect(reports[0]).toMatch(/Density \(prune-stale\): [^\n]*3 → 1 entries[^\n]*\n {3}done: recencyPruned 2\n/);
+    });
   });
 
   it('should pass an empty density result through as a no-op (EC-001)', async () => {
@@ -593,5 +602,6 @@ describe('createCompressionOrchestrator', () => {
     const { orchestrator } = setup([strategy], []);
     const report = await orchestrator.ensureCompressionBeforeSend();
     expect(report.passes[0]?.reason).toBe('nothing-to-optimize');
+    expect(formatTurnReport(report)).toMatch(/^Nothing compressed \(threshold 85% from strategy-default\):\n - Density \(prune-stale\): no-op \(nothing-to-optimize\)/);
   });
 });

@@ -12,6 +12,15 @@ function formatDuration(milliseconds: number): string {
   return milliseconds >= 1000 ? `${(milliseconds / 1000).toFixed(1)} s` : `${milliseconds.toFixed(1)} ms`;
 }
 
+/** `readWritePairsPruned 3, recencyPruned 12`: the non-zero operation counts a pass reported, in its own order. */
+function formatCounts(pass: PassReport): string | undefined {
+  const counts = pass.densityMetadata ?? pass.compressionMetadata?.counts ?? {};
+  const done = Object.entries(counts).filter(
+    (entry): entry is [string, number] => typeof entry[1] === 'number' && entry[1] !== 0,
+  );
+  return done.length === 0 ? undefined : done.map(([operation, count]) => `${operation} ${integer.format(count)}`).join(', ');
+}
+
 function formatPass(pass: PassReport): string {
   const label = `${pass.pass === 'density' ? 'Density' : 'Compression'} (${pass.strategy})`;
   const timing = formatDuration(pass.durationMs);
@@ -24,13 +33,15 @@ function formatPass(pass: PassReport): string {
 
 /**
  * Renders a turn report as the short text spec 004 NFR-U-002 describes: one line per pass with tokens before and
- * after, the change, entries and time, then warnings and the total.
+ * after, the change, entries and time, then the operation counts the strategy reported (non-zero ones), its
+ * warnings, and the total.
  *
  * @example
  * ```text
  * Context compressed (threshold 85% from strategy-default):
- *  - Compression (top-down-truncation): 18,340 → 9,870 tokens (-46%), 42 → 21 entries, 0.4 ms
- *  - Total: 18,340 → 9,870 tokens (-46%) in 0.4 ms
+ *  - Density (high-density): 18,340 → 15,020 tokens (-18%), 42 → 38 entries, 0.2 ms
+ *    done: readWritePairsPruned 4
+ *  - Total: 18,340 → 15,020 tokens (-18%) in 0.2 ms
  * ```
  */
 export function formatTurnReport(report: TurnReport): string {
@@ -38,9 +49,13 @@ export function formatTurnReport(report: TurnReport): string {
   if (report.passes.length === 0) {
     return `Nothing to do (${integer.format(report.tokensAfter)} tokens, ${threshold}).`;
   }
-  const lines = [`Context compressed (${threshold}):`];
+  // A turn whose passes all said no must not read as if something was compressed.
+  const changed = report.passes.some((pass) => pass.outcome === 'applied');
+  const lines = [`${changed ? 'Context compressed' : 'Nothing compressed'} (${threshold}):`];
   for (const pass of report.passes) {
     lines.push(` - ${formatPass(pass)}`);
+    const counts = pass.outcome === 'applied' ? formatCounts(pass) : undefined;
+    if (counts !== undefined) lines.push(`   done: ${counts}`);
     for (const warning of pass.warnings) lines.push(`   warning (${warning.type}): ${warning.message}`);
   }
   for (const warning of report.threshold.warnings) lines.push(`   warning (settings): ${warning}`);

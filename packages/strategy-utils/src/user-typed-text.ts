@@ -57,6 +57,11 @@ function withoutSystemReminders(text: string): string {
  *
  * @param text - A text block's text.
  * @returns The typed part, verbatim, or undefined.
+ * @example
+ * ```ts
+ * typedPartOf('<system-reminder>Be brief</system-reminder>\nFix the date test'); // 'Fix the date test'
+ * typedPartOf('<command-name>/clear</command-name>'); // undefined
+ * ```
  */
 export function typedPartOf(text: string): string | undefined {
   const typed = withoutSystemReminders(text);
@@ -72,6 +77,10 @@ export function typedPartOf(text: string): string | undefined {
  *
  * @param entry - A human entry.
  * @returns Whether no block of the entry can be user text.
+ * @example
+ * ```ts
+ * isHarnessEntry({ speaker: 'human', blocks: [...], metadata: { providerMetadata: { claudeCode: { isMeta: true } } } }); // true
+ * ```
  */
 export function isHarnessEntry(entry: HistoryEntry): boolean {
   if (getEntryGenerator(entry) !== undefined) return true;
@@ -90,4 +99,30 @@ export function isHarnessEntry(entry: HistoryEntry): boolean {
     if (isJsonObject(native) && native.is_demo === true) return true;
   }
   return false;
+}
+
+/**
+ * The index of the first user message: the first human entry holding text the user typed (by `isHarnessEntry` and
+ * `typedPartOf`: tool results, generated summaries and notices, harness records, and texts that are only reminders
+ * or command wrappers do not count). In agent runs (SWE-agent, mini-swe-agent, OpenHands) it is the task statement,
+ * which strategies that drop old entries may want to keep. Stops at the first match.
+ *
+ * @param history - The history.
+ * @returns The entry's index, or undefined when no human entry holds typed text.
+ * @example
+ * ```ts
+ * findFirstUserMessage([
+ *   { speaker: 'human', blocks: [{ type: 'text', text: '<command-name>/clear</command-name>' }] },
+ *   { speaker: 'human', blocks: [{ type: 'text', text: 'Fix the failing date test' }] },
+ * ]); // 1
+ * ```
+ */
+export function findFirstUserMessage(history: readonly HistoryEntry[]): number | undefined {
+  const index = history.findIndex(
+    (entry) =>
+      entry.speaker === 'human' &&
+      !isHarnessEntry(entry) &&
+      entry.blocks.some((block) => block.type === 'text' && typedPartOf(block.text) !== undefined),
+  );
+  return index === -1 ? undefined : index;
 }

@@ -9,7 +9,7 @@ import { decodeOpenHandsJsonl, decodeTrajectory } from '@ctx/format-trajectories
 export const corpusDirectory =
   process.env.CTX_CORPUS !== undefined && process.env.CTX_CORPUS !== ''
     ? process.env.CTX_CORPUS
-    : fileURLToPath(new URL('../../../../../shared/corpus/', import.meta.url));
+    : fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
 
 export const corpusExists = existsSync(join(corpusDirectory, 'manifest.json'));
 
@@ -56,4 +56,14 @@ export function loadCorpusConversations(): CorpusConversation[] {
     }
   }
   return conversations;
+}
+
+/** The corpus's long Claude Code sessions (main sessions over 1 MB): the reference set of spec 000's measurements. */
+export function loadLongClaudeCodeSessions(): CorpusConversation[] {
+  return loadCorpusConversations().filter(
+    (item) =>
+      item.format === 'claude-code' &&
+      !item.name.includes('/subagents/') &&
+      statSync(join(corpusDirectory, item.name)).size > 1_000_000,
+  );
 }

@@ -1,0 +1,233 @@
+import type { DensityResult, HistoryEntry, ToolResponseBlock } from '@ctx/core';
+import type { ToolCallSemantics, ToolResultClassification } from '@ctx/strategy-utils';
+import { DensityEdits } from './density-edits.js';
+import { FileDedupe } from './file-dedupe.js';
+import { ReadWritePruning, type ReadRecord, type ResponseLocation } from './read-write-pruning.js';
+import { RecencyPruning } from './recency-pruning.js';
+import {
+  openFileAfter,
+  outcomeOf,
+  responseFactsOf,
+  semanticsOf,
+  type ClassificationScope,
+} from './tool-call-facts.js';
+import { UndoJournal } from './undo-journal.js';
+
+/** What a fold computes; fixed for its lifetime. */
+export interface DensityFoldOptions {
+  readonly scope: ClassificationScope;
+  readonly readWritePruning: boolean;
+  readonly fileDedupe: boolean;
+  readonly recencyPruning: boolean;
+  readonly foldEdits: boolean;
+}
+
+/** Error markers that mean the tool refused the change, so the file did not change. */
+const refusedChangeMarkers: ReadonlySet<string> = new Set(['editor-error', 'edit-rejected']);
+
+/**
+ * Whether a write or edit call changed its files: yes without a response or with a success; after an error only for
+ * a shell command that the editor did not refuse (`sed -i … && make` may have edited before `make` failed).
+ */
+function changedFiles(semantics: ToolCallSemantics, outcome: ToolResultClassification | undefined): boolean {
+  if (outcome === undefined || outcome.outcome === 'success') return true;
+  return semantics.command !== undefined && (outcome.marker === undefined || !refusedChangeMarkers.has(outcome.marker));
+}
+
+/**
+ * The index where the history's last assistant turn starts when the history ends inside it (its `ai` entries and
+ * the `tool` entries after them); `history.length` when it ends with a human entry. Everything before it is final:
+ * appending entries cannot change how it pairs.
+ *
+ * @param history - The history.
+ * @returns The start of the trailing turn.
+ */
+export function trailingTurnStart(history: readonly HistoryEntry[]): number {
+  let index = history.length;
+  while (index > 0 && history[index - 1]?.speaker === 'tool') index--;
+  while (index > 0 && history[index - 1]?.speaker === 'ai') index--;
+  return index;
+}
+
+/**
+ * The three density phases of spec 000 (§2c) as one left-to-right pass over a history that can be resumed: it
+ * processes entries turn by turn, keeping for each phase what later entries may still change (reads waiting for a
+ * write, the newest inclusion of each file, the responses of each tool), so an `optimize()` after an appended turn
+ * processes only that turn. Per-block facts (tool semantics, outcomes, inclusions) come from caches keyed by the
+ * frozen blocks.
+ *
+ * The trailing turn of a history may still receive results, so it is processed with the undo journal open and
+ * rolled back after {@link DensityFold.collect}: the fold's state always ends at a turn that cannot change.
+ */
+export class DensityFold {
+  readonly journal = new UndoJournal();
+  private readonly readWrite: ReadWritePruning;
+  private readonly dedupe: FileDedupe;
+  private readonly recency: RecencyPruning;
+  private openFile: string | undefined;
+  private callOrder = 0;
+
+  constructor(private readonly options: DensityFoldOptions) {
+    this.readWrite = new ReadWritePruning(this.journal, options.foldEdits);
+    this.dedupe = new FileDedupe(this.journal, options.scope.workspaceRoot);
+    this.recency = new RecencyPruning(this.journal);
+  }
+
+  /**
+   * Processes `history[start…end)`. `start` must be where the previous call stopped, and both must be turn
+   * boundaries (or `end` the end of the history).
+   *
+   * @throws Whatever a registered tool classifier throws (spec 000 ERR-002).
+   */
+  process(history: readonly HistoryEntry[], start: number, end: number): void {
+    let index = start;
+    while (index < end) {
+      const entry = history[index] as HistoryEntry;
+      if (entry.speaker === 'human') {
+        if (this.options.fileDedupe) this.dedupe.addHumanEntry(entry, index);
+        index++;
+        continue;
+      }
+      if (entry.speaker === 'tool') {
+        // A tool entry that answers no assistant turn (after a human entry): it still counts for recency.
+        if (this.options.recencyPruning) this.addResponses(history, index, index + 1, undefined);
+        index++;
+        continue;
+      }
+      const turnStart = index;
+      while (index < end && history[index]?.speaker === 'ai') index++;
+      const toolStart = index;
+      while (index < end && history[index]?.speaker === 'tool') index++;
+      this.processTurn(history, turnStart, toolStart, index);
+    }
+  }
+
+  /**
+   * The density result for `history` (the history the fold has processed completely): the phases' edits merged in
+   * spec 000 order, read→write, then dedup, then recency (BR-CONFLICT-002).
+   *
+   * @param retention - Results kept per tool for recency pruning.
+   */
+  collect(history: readonly HistoryEntry[], retention: number): DensityResult {
+    const edits = new DensityEdits();
+    const removedReads = this.options.readWritePruning
+      ? this.readWrite.collect(edits, history, { foldEdits: this.options.foldEdits })
+      : new Set<ReadRecord>();
+    if (this.options.fileDedupe) this.dedupe.collect(edits);
+    if (this.options.recencyPruning) {
+      this.recency.collect(edits, removedReads, retention, (read) => this.readWrite.removeRead(edits, read));
+    }
+    return edits.toResult(history);
+  }
+
+  private processTurn(history: readonly HistoryEntry[], turnStart: number, toolStart: number, turnEnd: number): void {
+    if (!this.options.readWritePruning) {
+      if (this.options.recencyPruning) this.addResponses(history, toolStart, turnEnd, undefined);
+      return;
+    }
+    const responses = new Map<string, ResponseLocation[]>();
+    for (let entryIndex = toolStart; entryIndex < turnEnd; entryIndex++) {
+      (history[entryIndex] as HistoryEntry).blocks.forEach((block, blockIndex) => {
+        if (block.type !== 'tool_response') return;
+        const location = { entryIndex, blockIndex, block };
+        const existing = responses.get(block.callId);
+        if (existing === undefined) responses.set(block.callId, [location]);
+        else existing.push(location);
+      });
+    }
+    const callIds = new Set<string>();
+    const duplicateIds = new Set<string>();
+    for (let entryIndex = turnStart; entryIndex < toolStart; entryIndex++) {
+      for (const block of (history[entryIndex] as HistoryEntry).blocks) {
+        if (block.type !== 'tool_call') continue;
+        if (callIds.has(block.id)) duplicateIds.add(block.id);
+        callIds.add(block.id);
+      }
+    }
+
+    const reads = this.options.recencyPruning ? new Map<string, ReadRecord>() : undefined;
+    for (let entryIndex = turnStart; entryIndex < toolStart; entryIndex++) {
+      (history[entryIndex] as HistoryEntry).blocks.forEach((call, blockIndex) => {
+        if (call.type !== 'tool_call') return;
+        const { workspaceRoot } = this.options.scope;
+        const semantics = semanticsOf(call, this.options.scope, this.openFile);
+        const answers = responses.get(call.id);
+        const answer = answers?.[0];
+        this.setOpenFile(openFileAfter(this.openFile, semantics, answer?.block, workspaceRoot));
+        const order = this.nextCallOrder();
+        const outcome = answer === undefined ? undefined : outcomeOf(answer.block, call);
+        if (semantics.writes.length > 0 && changedFiles(semantics, outcome)) {
+          for (const access of semantics.writes) this.readWrite.addWrite(access.path, { order, call, partial: access.partial });
+        }
+        // Only a call whose whole result is file content is a read; globs mean more files than it names (EC-014).
+        if (
+          semantics.kind !== 'read' ||
+          semantics.reads.length === 0 ||
+          semantics.globs.length > 0 ||
+          answers === undefined ||
+          answer === undefined ||
+          outcome?.outcome !== 'success' ||
+          duplicateIds.has(call.id)
+        ) {
+          return;
+        }
+        const facts = responseFactsOf(answer.block);
+        const paths = [...new Set(semantics.reads.map((access) => access.path))];
+        const folded = facts.marker?.kind === 'folded-read' && !facts.isPointer ? facts.marker : undefined;
+        const record: ReadRecord = {
+          order,
+          callEntryIndex: entryIndex,
+          callBlockIndex: blockIndex,
+          call,
+          responses: answers,
+          paths,
+          partial: paths.length === 1 && semantics.reads.every((access) => access.partial),
+          showsContent: !facts.isPointer && facts.marker?.kind !== 'summary',
+          reconstructed: folded !== undefined,
+          remaining: paths.length,
+          stale: false,
+          awaitingFoldPoint: folded?.foldedThrough,
+          originalLength: folded?.originalLength,
+          baseOrder: order,
+        };
+        this.readWrite.addRead(record);
+        reads?.set(call.id, record);
+      });
+    }
+    if (this.options.recencyPruning) this.addResponses(history, toolStart, turnEnd, reads);
+  }
+
+  private addResponses(
+    history: readonly HistoryEntry[],
+    start: number,
+    end: number,
+    reads: ReadonlyMap<string, ReadRecord> | undefined,
+  ): void {
+    for (let entryIndex = start; entryIndex < end; entryIndex++) {
+      (history[entryIndex] as HistoryEntry).blocks.forEach((block, blockIndex) => {
+        if (block.type !== 'tool_response') return;
+        const response: ToolResponseBlock = block;
+        this.recency.add(response.toolName, {
+          entryIndex,
+          blockIndex,
+          block: response,
+          facts: responseFactsOf(response),
+          read: reads?.get(response.callId),
+        });
+      });
+    }
+  }
+
+  private setOpenFile(openFile: string | undefined): void {
+    if (openFile === this.openFile) return;
+    const previous = this.openFile;
+    this.openFile = openFile;
+    if (this.journal.isOpen) this.journal.record(() => (this.openFile = previous));
+  }
+
+  private nextCallOrder(): number {
+    const order = this.callOrder++;
+    if (this.journal.isOpen) this.journal.record(() => (this.callOrder = order));
+    return order;
+  }
+}

@@ -1,0 +1,102 @@
+import { createEmptyDensityResult, type DensityConfig, type DensityResult, type HistoryEntry } from '@ctx/core';
+import { isSafeCutIndex, type ToolSemanticsRegistry } from '@ctx/strategy-utils';
+import { DensityFold, trailingTurnStart } from './density-fold.js';
+import { recordedWorkspaceRoot, resolveWorkspaceRoot } from './workspace-root.js';
+
+/** Options of {@link createDensityOptimizer}: the strategy's own settings that `DensityConfig` does not carry. */
+export interface DensityOptimizerOptions {
+  readonly foldEdits: boolean;
+  readonly registry: ToolSemanticsRegistry | undefined;
+}
+
+/** The fold of the last history, and what it covers. */
+interface Memo {
+  readonly settingsKey: string;
+  readonly configuredRoot: string;
+  /** The workspace root the fold classified with. */
+  readonly workspaceRoot: string;
+  /** Whether `workspaceRoot` was recorded in `entries` (so any history with that prefix infers the same root). */
+  readonly rootFromPrefix: boolean;
+  /** The entries the fold has processed (a copy, so a caller changing its array cannot fool the prefix check). */
+  readonly entries: readonly HistoryEntry[];
+  readonly fold: DensityFold;
+}
+
+function samePrefix(history: readonly HistoryEntry[], entries: readonly HistoryEntry[]): boolean {
+  for (let index = 0; index < entries.length; index++) if (history[index] !== entries[index]) return false;
+  return true;
+}
+
+/**
+ * Creates the `optimize()` of the high-density strategy (spec 000 §2c): read→write pruning, duplicate `@`-inclusion
+ * dedup and recency pruning, merged into one {@link DensityResult}. Pure in what it returns: the same history and
+ * config always give the same result.
+ *
+ * It remembers the fold of the last history it saw. When the next history starts with the same entries (the same
+ * frozen objects) — the agent loop's case after a turn is appended and nothing was pruned — only the new entries
+ * are processed; otherwise the fold starts over, using the per-block caches. Either way the result is the same.
+ *
+ * @param options - `foldEdits` and the tool registry.
+ * @returns `optimize(history, config)`.
+ */
+export function createDensityOptimizer(
+  options: DensityOptimizerOptions,
+): (history: readonly HistoryEntry[], config: DensityConfig) => DensityResult {
+  let memo: Memo | undefined;
+
+  const resume = (history: readonly HistoryEntry[], settingsKey: string, configuredRoot: string): Memo | undefined => {
+    if (memo === undefined || memo.settingsKey !== settingsKey || memo.configuredRoot !== configuredRoot) return undefined;
+    const covered = memo.entries.length;
+    if (history.length < covered || trailingTurnStart(history) < covered || !isSafeCutIndex(history, covered)) return undefined;
+    if (!samePrefix(history, memo.entries)) return undefined;
+    // A root recorded only in the new entries would change how the covered ones were classified.
+    if (configuredRoot === '/' && !memo.rootFromPrefix && recordedWorkspaceRoot(history.slice(covered)) !== undefined) return undefined;
+    return memo;
+  };
+
+  return (history, config) => {
+    if (history.length === 0) return createEmptyDensityResult();
+    const settingsKey = [config.readWritePruning, config.fileDedupe, config.recencyPruning].join();
+    const configuredRoot = config.workspaceRoot;
+    const closedUntil = trailingTurnStart(history);
+    const previous = resume(history, settingsKey, configuredRoot);
+    memo = undefined;
+
+    let fold: DensityFold;
+    let start: number;
+    let workspaceRoot: string;
+    let rootFromPrefix: boolean;
+    if (previous === undefined) {
+      workspaceRoot = resolveWorkspaceRoot(configuredRoot, history);
+      rootFromPrefix = configuredRoot !== '/' || recordedWorkspaceRoot(history.slice(0, closedUntil)) !== undefined;
+      fold = new DensityFold({
+        scope: { workspaceRoot, registry: options.registry },
+        readWritePruning: config.readWritePruning,
+        fileDedupe: config.fileDedupe,
+        recencyPruning: config.recencyPruning,
+        foldEdits: options.foldEdits,
+      });
+      start = 0;
+    } else {
+      ({ fold, workspaceRoot, rootFromPrefix } = previous);
+      start = previous.entries.length;
+    }
+
+    fold.process(history, start, closedUntil);
+    memo = {
+      settingsKey,
+      configuredRoot,
+      workspaceRoot,
+      rootFromPrefix,
+      entries: history.slice(0, closedUntil),
+      fold,
+    };
+    fold.journal.open();
+    try {
+      fold.process(history, closedUntil, history.length);
+      return fold.collect(history, config.recencyRetention);
+    } finally {
+      fold.journal.rollBack();
+    }
+  };
+}

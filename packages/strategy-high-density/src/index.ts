@@ -1,0 +1,2 @@
+export { createHighDensityStrategy } from './high-density-strategy.js';
+export type { HighDensitySettings, HighDensitySettingsInput } from './high-density-settings.js';

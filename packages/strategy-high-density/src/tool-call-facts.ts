@@ -1,0 +1,157 @@
+import type { ToolCallBlock, ToolResponseBlock } from '@ctx/core';
+import {
+  classifyToolCall,
+  classifyToolResult,
+  normalizeToolPath,
+  toolResultText,
+  type ToolCallSemantics,
+  type ToolResultClassification,
+  type ToolSemanticsRegistry,
+} from '@ctx/strategy-utils';
+import { readGeneratedMarker, type GeneratedMarker } from './generated-marker.js';
+import { readHarnessStatus, type HarnessStatus } from './harness-status-lines.js';
+import { isRecencyPointer, recencyPointer } from './recency-pointer.js';
+
+/**
+ * Where and how a call is classified. Classification depends on these, so cached semantics are reused only when
+ * they match.
+ */
+export interface ClassificationScope {
+  readonly workspaceRoot: string;
+  readonly registry: ToolSemanticsRegistry | undefined;
+}
+
+interface CachedSemantics {
+  readonly workspaceRoot: string;
+  readonly registry: ToolSemanticsRegistry | undefined;
+  readonly openFile: string | undefined;
+  readonly semantics: ToolCallSemantics;
+}
+
+/** What one tool response says, independent of where it sits in a history. */
+export interface ResponseFacts {
+  /** The result is spec 000's recency pointer (already pruned). */
+  readonly isPointer: boolean;
+  /** The result is longer than the recency pointer, so replacing it saves tokens. */
+  readonly longerThanPointer: boolean;
+  /** Set when a strategy wrote this result (a folded read, a summary). */
+  readonly marker: GeneratedMarker | undefined;
+  /** SWE-agent's status lines in the result (open file, current directory). */
+  readonly status: HarnessStatus;
+}
+
+interface CachedOutcome {
+  readonly callName: string | undefined;
+  readonly outcome: ToolResultClassification;
+}
+
+// Entries are frozen values, so what a block means never changes: the first optimize() of a history pays for
+// classification, every later one (the same blocks, plus a new turn) looks it up.
+const semanticsCache = new WeakMap<ToolCallBlock, CachedSemantics>();
+const outcomeCache = new WeakMap<ToolResponseBlock, CachedOutcome>();
+const responseFactsCache = new WeakMap<ToolResponseBlock, ResponseFacts>();
+
+/**
+ * The semantics of a call (`classifyToolCall` from `@ctx/strategy-utils`), cached per call block and scope.
+ *
+ * @param call - The `tool_call` block.
+ * @param scope - Workspace root and registry.
+ * @param openFile - The file SWE-agent's editor has open before this call.
+ * @returns The call's semantics.
+ * @throws Whatever a classifier registered on `scope.registry` throws (spec 000 ERR-002: it propagates).
+ */
+export function semanticsOf(call: ToolCallBlock, scope: ClassificationScope, openFile: string | undefined): ToolCallSemantics {
+  const cached = semanticsCache.get(call);
+  if (
+    cached !== undefined &&
+    cached.workspaceRoot === scope.workspaceRoot &&
+    cached.registry === scope.registry &&
+    cached.openFile === openFile
+  ) {
+    return cached.semantics;
+  }
+  const semantics = classifyToolCall(call, {
+    workspaceRoot: scope.workspaceRoot,
+    ...(scope.registry === undefined ? {} : { registry: scope.registry }),
+    ...(openFile === undefined ? {} : { openFile }),
+  });
+  semanticsCache.set(call, { workspaceRoot: scope.workspaceRoot, registry: scope.registry, openFile, semantics });
+  return semantics;
+}
+
+/**
+ * Whether a response reports a failure (`classifyToolResult` from `@ctx/strategy-utils`), cached per response.
+ *
+ * @param response - The `tool_response` block.
+ * @param call - The call it answers.
+ * @returns The outcome.
+ */
+export function outcomeOf(response: ToolResponseBlock, call: ToolCallBlock | undefined): ToolResultClassification {
+  // The call only matters when the response names no tool.
+  const callName = response.toolName === '' ? call?.name : undefined;
+  const cached = outcomeCache.get(response);
+  if (cached !== undefined && cached.callName === callName) return cached.outcome;
+  const outcome = classifyToolResult(response, call);
+  outcomeCache.set(response, { callName, outcome });
+  return outcome;
+}
+
+function recencyPointerLength(status: HarnessStatus): number {
+  return status.lines === '' ? recencyPointer.length : recencyPointer.length + 1 + status.lines.length;
+}
+
+function serializedLength(response: ToolResponseBlock): number {
+  return typeof response.result === 'string' ? response.result.length : JSON.stringify(response.result).length;
+}
+
+/**
+ * Position-independent facts about a response, cached per response block.
+ *
+ * @param response - The `tool_response` block.
+ * @returns Its facts.
+ */
+export function responseFactsOf(response: ToolResponseBlock): ResponseFacts {
+  const cached = responseFactsCache.get(response);
+  if (cached !== undefined) return cached;
+  const isPointer = isRecencyPointer(response.result);
+  const status = readHarnessStatus(toolResultText(response.result));
+  const facts: ResponseFacts = {
+    isPointer,
+    // Compared with the pointer that would replace it, status lines included.
+    longerThanPointer: !isPointer && serializedLength(response) > recencyPointerLength(status),
+    marker: readGeneratedMarker(response),
+    status,
+  };
+  responseFactsCache.set(response, facts);
+  return facts;
+}
+
+/**
+ * The file SWE-agent's editor has open after a call: what the call opened, else what its observation reported
+ * (the same rule `classifyHistoryToolCalls` of `@ctx/strategy-utils` follows, kept here so the state can be carried
+ * from one cached call to the next).
+ *
+ * @param before - The open file before the call.
+ * @param semantics - The call's semantics.
+ * @param response - Its response, when it has one.
+ * @param workspaceRoot - For normalizing a reported path.
+ * @returns The open file after the call.
+ */
+export function openFileAfter(
+  before: string | undefined,
+  semantics: ToolCallSemantics,
+  response: ToolResponseBlock | undefined,
+  workspaceRoot: string,
+): string | undefined {
+  let openFile = semantics.openedFile ?? before;
+  if (response === undefined) return openFile;
+  const reported = responseFactsOf(response).status.openFile;
+  if (reported === null) openFile = undefined;
+  else if (reported !== undefined) openFile = normalizeToolPath(reported, workspaceRoot);
+  return openFile;
+}
+
+/** The readable text of a response (`toolResultText` from `@ctx/strategy-utils`). */
+export function responseText(response: ToolResponseBlock): string {
+  return toolResultText(response.result);
+}

@@ -1,0 +1,514 @@
+import type { ContentBlock, HistoryEntry, JsonValue, ToolCallBlock } from '@ctx/core';
+import { classifyToolCall, classifyToolResult, type ToolCallSemantics } from '@ctx/strategy-utils';
+import { hashContent } from './content-hash.js';
+import { describeSourceCall, type SourceDescription } from './describe-source-call.js';
+import { findLineRuns, type LineRun } from './find-line-runs.js';
+import { createLineIndex, type IndexedSource, type LineIndex } from './line-index.js';
+import type { LosslessSettings } from './lossless-settings.js';
+import { readLosslessRecord, withLosslessRecord, type LineReference, type LosslessRecord } from './lossless-record.js';
+import { parseNumberedLine } from './numbered-line.js';
+import { rebuildReferencedLines } from './rebuild-referenced-lines.js';
+import { formatReferenceMarker, type MarkerDescription, type MarkerLineRange } from './reference-marker.js';
+import { leafPathKey, listTextLeaves, replaceTextLeaf, type LeafPath, type TextLeaf } from './text-leaves.js';
+
+/** What a lossless pass did, per operation (spec 004 FR-LC-001..004), and what it saved. */
+export interface LosslessCounts {
+  /** FR-LC-001: reads whose whole content repeats an earlier read, now one reference. */
+  readonly fileReadsDeduplicated: number;
+  /** FR-LC-002: other results identical to an earlier one, now one reference. */
+  readonly toolResultsConsolidated: number;
+  /** FR-LC-003: runs of lines shown earlier (overlapping ranges, unchanged parts of changed output). */
+  readonly lineRangesReferenced: number;
+  /** FR-LC-004: superseded todo lists and repeated status blocks. */
+  readonly obsoleteStatesRemoved: number;
+  /** Characters the pass removed from what is sent to the model (markers subtracted). */
+  readonly charactersSaved: number;
+}
+
+/** Options of {@link planReferences}. */
+export interface PlanReferencesOptions {
+  readonly settings: LosslessSettings;
+  /** Directory relative paths in tool calls resolve against (for naming files in markers). */
+  readonly workspaceRoot: string;
+}
+
+/** The rewritten entries of a history and what was done. */
+export interface ReferencePlan {
+  /** Index → the entry with references in place of repeated lines. Only tool entries, only new ones. */
+  readonly replacements: ReadonlyMap<number, HistoryEntry>;
+  readonly counts: LosslessCounts;
+  /** `kind:id` of every block some reference points at (they must stay visible). */
+  readonly referencedSources: ReadonlySet<string>;
+}
+
+// Occurrences of a line tried as the start of a run: enough to find the newest copies of a file, bounded so that
+// lines repeated everywhere (`import os`) cost constant time.
+const maximumCandidates = 16;
+const reminderStart = '<system-reminder>';
+const reminderEnd = '</system-reminder>';
+
+interface MutableCounts {
+  fileReadsDeduplicated: number;
+  toolResultsConsolidated: number;
+  lineRangesReferenced: number;
+  obsoleteStatesRemoved: number;
+  charactersSaved: number;
+}
+
+/** The block whose result (`source: 'result'`) or parameters (`source: 'call'`) are planned. */
+interface PlanTarget {
+  readonly source: 'result' | 'call';
+  /** The call id. */
+  readonly id: string;
+  readonly entryIndex: number;
+  readonly blockIndex: number;
+  readonly call: ToolCallBlock | undefined;
+  /** Whether the block may be rewritten; asked only when it has runs worth a reference. */
+  readonly rewritable: () => boolean;
+  /**
+   * Trailing non-blank lines of each string that stay verbatim (an error result's own report of what failed), 0
+   * for none.
+   */
+  readonly keptTailLines: number;
+}
+
+/**
+ * Indices of the `ai` entries of assistant turns (consecutive `ai` entries) holding signed or redacted thinking:
+ * Anthropic wants such a turn back as it was, so its tool calls are never rewritten.
+ */
+function findEntriesInSignedTurns(history: readonly HistoryEntry[]): Set<number> {
+  const entries = new Set<number>();
+  let turnStart = -1;
+  let signed = false;
+  const close = (end: number) => {
+    if (signed) for (let entry = turnStart; entry < end; entry++) entries.add(entry);
+    turnStart = -1;
+    signed = false;
+  };
+  history.forEach((entry, entryIndex) => {
+    if (entry.speaker !== 'ai') {
+      if (turnStart !== -1) close(entryIndex);
+      return;
+    }
+    if (turnStart === -1) turnStart = entryIndex;
+    signed ||= entry.blocks.some(
+      (block) => block.type === 'thinking' && (block.signature !== undefined || block.redacted === true),
+    );
+  });
+  if (turnStart !== -1) close(history.length);
+  return entries;
+}
+
+interface PlannedLeaf {
+  readonly leaf: TextLeaf;
+  readonly lines: readonly string[];
+  readonly contents: readonly string[];
+  readonly runs: readonly LineRun[];
+}
+
+/** Which counter a marker kind adds to. */
+function countKey(kind: MarkerDescription['kind']): keyof Omit<MutableCounts, 'charactersSaved'> {
+  switch (kind) {
+    case 'repeated-file':
+      return 'fileReadsDeduplicated';
+    case 'consolidated':
+      return 'toolResultsConsolidated';
+    case 'repeated-status':
+    case 'superseded-todos':
+      return 'obsoleteStatesRemoved';
+    case 'lines':
+    case 'same-output':
+      return 'lineRangesReferenced';
+  }
+}
+
+/**
+ * The position of the first of the last `count` non-blank lines (0 when there are fewer): where an output reports
+ * how it ended.
+ */
+function findTailStart(lines: readonly string[], count: number): number {
+  let seen = 0;
+  for (let line = lines.length - 1; line >= 0; line--) {
+    if ((lines[line] as string).trim() === '') continue;
+    seen++;
+    if (seen === count) return line;
+  }
+  return 0;
+}
+
+function displayRange(lines: readonly (string | undefined)[], from: number, count: number): MarkerLineRange {
+  const first = parseNumberedLine(lines[from] ?? '').number;
+  const last = parseNumberedLine(lines[from + count - 1] ?? '').number;
+  return first !== undefined && last !== undefined
+    ? { first, last, numbered: true }
+    : { first: from + 1, last: from + count, numbered: false };
+}
+
+/**
+ * Plans the references of a history (spec 004 FR-LC-001..003, and FR-LC-004's repeated status blocks): walks the
+ * history once, indexing every line shown to the model — tool results, and the parameters of tool calls, as they
+ * originally were — and replaces each run of lines in a new tool result (or call) that repeats lines shown before
+ * it with a one-line marker. A run may cover lines its source shows as markers: references chain, and resolve in
+ * order. The recipe to restore each rewritten block sits in its record.
+ *
+ * Only results not rewritten before are planned, and only to point backwards, so planning the history again after
+ * new entries arrive rewrites only the new entries: the provider's prompt cache of everything before stays valid,
+ * and planning a history in one go or turn by turn gives the same result. An error result keeps its last lines
+ * verbatim (or all of it, with `keepErrorResults`); results of switched-off kinds, results whose call id is reused
+ * and calls of a turn with signed thinking are never rewritten.
+ *
+ * @param history - The history; not modified.
+ * @param options - Settings and workspace root.
+ * @returns The rewritten entries and the counts.
+ * @example
+ * ```ts
+ * const plan = planReferences(history, { settings, workspaceRoot: '/repo' });
+ * const next = history.map((entry, index) => plan.replacements.get(index) ?? entry);
+ * ```
+ */
+export function planReferences(history: readonly HistoryEntry[], options: PlanReferencesOptions): ReferencePlan {
+  const { settings, workspaceRoot } = options;
+  const index = createLineIndex();
+  const sourceByKey = new Map<string, number>();
+  // Whole copies: each copy's first occurrence (by source number), and how many identical operations the first
+  // occurrence stands for so far (1 when absent), whichever copy a later one points at.
+  const firstCopyOf = new Map<number, number>();
+  const operationsOf = new Map<number, number>();
+  const callsById = new Map<string, ToolCallBlock>();
+  const semanticsOf = new Map<ToolCallBlock, ToolCallSemantics>();
+  const descriptions = new Map<ToolCallBlock | undefined, SourceDescription>();
+  const replacements = new Map<number, HistoryEntry>();
+  const referencedSources = new Set<string>();
+  const counts: MutableCounts = {
+    fileReadsDeduplicated: 0,
+    toolResultsConsolidated: 0,
+    lineRangesReferenced: 0,
+    obsoleteStatesRemoved: 0,
+    charactersSaved: 0,
+  };
+  const minimum = settings.minReferenceCharacters;
+
+  const semantics = (call: ToolCallBlock): ToolCallSemantics => {
+    let known = semanticsOf.get(call);
+    if (known === undefined) {
+      known = classifyToolCall(call, { workspaceRoot });
+      semanticsOf.set(call, known);
+    }
+    return known;
+  };
+  const describe = (call: ToolCallBlock | undefined): SourceDescription => {
+    let known = descriptions.get(call);
+    if (known === undefined) {
+      known = describeSourceCall(call, call === undefined ? undefined : semantics(call));
+      descriptions.set(call, known);
+    }
+    return known;
+  };
+  const sourceKey = (source: Pick<IndexedSource['source'], 'kind' | 'id' | 'leaf'>): string =>
+    `${source.kind}:${source.id}:${leafPathKey(source.leaf)}`;
+  /** Indexes a string; `copyOf` is the source it repeats whole, if any (for "Consolidated N operations"). */
+  const addSource = (input: Parameters<LineIndex['add']>[0], copyOf: number | undefined): void => {
+    const sourceNumber = index.add(input);
+    sourceByKey.set(sourceKey(input.source), sourceNumber);
+    if (copyOf === undefined) return;
+    const first = firstCopyOf.get(copyOf) ?? copyOf;
+    firstCopyOf.set(sourceNumber, first);
+    operationsOf.set(first, (operationsOf.get(first) ?? 1) + 1);
+  };
+
+  /** Whether a result may be rewritten: its kind is switched on, and it is not an error kept verbatim. */
+  const isRewritable = (call: ToolCallBlock | undefined, isError: boolean): boolean => {
+    const isRead = call !== undefined && semantics(call).kind === 'read';
+    if (!(isRead ? settings.deduplicateFileReads : settings.consolidateToolResults)) return false;
+    return !(settings.keepErrorResults && isError);
+  };
+
+  /** The marker and the record of one accepted run. */
+  const describeRun = (
+    run: LineRun,
+    lines: readonly string[],
+    target: {
+      readonly entryIndex: number;
+      readonly leaf: LeafPath;
+      readonly isRead: boolean;
+      readonly isParameters: boolean;
+      /** Entries an earlier marker of the same string already named with their operation. */
+      readonly named: ReadonlySet<number>;
+    },
+  ): { marker: MarkerDescription; reference: Omit<LineReference, 'at'> } => {
+    const text = lines.slice(run.start, run.start + run.count).join('\n');
+    const hash = hashContent(text);
+    const first = parseNumberedLine(lines[run.start] as string);
+    const numbering =
+      first.number === undefined
+        ? undefined
+        : { start: first.number, width: first.width as number, separator: first.separator as string };
+    const base = { leaf: target.leaf, from: run.from, count: run.count, hash, ...(numbering === undefined ? {} : { numbering }) };
+    if (run.sourceNumber === undefined) {
+      return {
+        marker: { kind: 'same-output', source: displayRange(lines, run.from, run.count), hash },
+        reference: { ...base, type: 'output', originalIndex: target.entryIndex, source: { kind: 'self' } },
+      };
+    }
+    const source = index.sources[run.sourceNumber] as IndexedSource;
+    const description = describe(source.call);
+    const reference = {
+      ...base,
+      type: description.type,
+      originalIndex: source.entryIndex,
+      ...(description.path === undefined ? {} : { path: description.path }),
+      operation: description.operation,
+      source: source.source,
+    };
+    const isStatus =
+      settings.removeObsoleteState &&
+      (lines[run.start] as string).trimStart().startsWith(reminderStart) &&
+      (lines[run.start + run.count - 1] as string).trimEnd().endsWith(reminderEnd);
+    if (isStatus) return { marker: { kind: 'repeated-status', messageIndex: source.entryIndex, hash }, reference };
+    // Parameters the model wrote never read as "same output": a whole repeat there is described by its lines.
+    const isWhole =
+      !target.isParameters && run.start === 0 && run.count === lines.length && run.from === 0 && run.count === source.lines.length;
+    if (isWhole) {
+      const marker: MarkerDescription =
+        target.isRead && description.type === 'file'
+          ? { kind: 'repeated-file', messageIndex: source.entryIndex, operation: description.operation, hash }
+          : {
+              kind: 'consolidated',
+              messageIndex: source.entryIndex,
+              operation: description.operation,
+              operations: (operationsOf.get(firstCopyOf.get(run.sourceNumber) ?? run.sourceNumber) ?? 1) + 1,
+              hash,
+            };
+      return { marker, reference: { ...reference, whole: true } };
+    }
+    const shownRange = displayRange(source.lines, run.from, run.count);
+    const sourceRange = source.source.kind === 'call' && !shownRange.numbered ? { ...shownRange, inCall: true } : shownRange;
+    const here =
+      numbering !== undefined && !(sourceRange.numbered && sourceRange.first === numbering.start)
+        ? { first: numbering.start, last: numbering.start + run.count - 1 }
+        : undefined;
+    return {
+      marker: {
+        kind: 'lines',
+        messageIndex: source.entryIndex,
+        // The reader was told what that message is a few lines up; saying it again costs tokens and tells nothing.
+        ...(target.named.has(source.entryIndex) ? {} : { operation: description.operation }),
+        source: sourceRange,
+        ...(here === undefined ? {} : { here }),
+        hash,
+      },
+      reference,
+    };
+  };
+
+  const noteReference = (reference: Pick<LineReference, 'source'>): void => {
+    if (reference.source.kind === 'self') return;
+    referencedSources.add(`${reference.source.kind}:${reference.source.id}`);
+  };
+
+  /**
+   * Rewrites the strings of one block's result or parameters, replacing runs of lines shown earlier with markers,
+   * and indexes its original lines. Returns the new value and its references (none when nothing was worth one).
+   */
+  const planValue = (value: JsonValue, target: PlanTarget): { readonly value: JsonValue; readonly references: readonly LineReference[] } => {
+    const isParameters = target.source === 'call';
+    const isRead = !isParameters && target.call !== undefined && semantics(target.call).kind === 'read';
+    const leaves = listTextLeaves(value, { scope: isParameters ? 'any' : 'text' }).filter((leaf) => leaf.text.length >= minimum);
+    const planned: PlannedLeaf[] = leaves.map((leaf) => {
+      const lines = leaf.text.split('\n');
+      // Runs are searched above the kept tail only, so the tail never hides behind a marker.
+      const parsed = lines.map(parseNumberedLine);
+      const searched = target.keptTailLines === 0 ? lines.length : findTailStart(lines, target.keptTailLines);
+      const runs = findLineRuns(searched === lines.length ? lines : lines.slice(0, searched), {
+        parsed: searched === lines.length ? parsed : parsed.slice(0, searched),
+        index,
+        allowSelf: true,
+        maximumCandidates,
+        // The marker is at most a fixed size apart from the operation; this cheap bound skips hashing most
+        // candidates. The exact rule (at least twice the marker) is applied once the marker is known.
+        accept: (run) => run.characters >= minimum,
+      });
+      return { leaf, lines, contents: parsed.map((line) => line.content), runs };
+    });
+    const rewritable = planned.some((leaf) => leaf.runs.length > 0) && target.rewritable();
+
+    let rewritten: JsonValue = value;
+    const references: LineReference[] = [];
+    for (const { leaf, lines, contents, runs } of planned) {
+      const output: string[] = [];
+      let cursor = 0;
+      let copyOf: number | undefined;
+      let hidden: boolean[] | undefined;
+      if (rewritable) {
+        const named = new Set<number>();
+        for (const run of runs) {
+          const { marker, reference } = describeRun(run, lines, { entryIndex: target.entryIndex, leaf: leaf.path, isRead, isParameters, named });
+          const markerText = formatReferenceMarker(marker);
+          if (run.characters < 2 * markerText.length) continue;
+          for (let line = cursor; line < run.start; line++) output.push(lines[line] as string);
+          references.push({ ...reference, at: output.length });
+          output.push(markerText);
+          hidden ??= new Array<boolean>(lines.length).fill(false);
+          hidden.fill(true, run.start, run.start + run.count);
+          cursor = run.start + run.count;
+          if (marker.kind === 'lines') named.add(marker.messageIndex);
+          if (reference.whole === true) copyOf = run.sourceNumber;
+          counts[countKey(marker.kind)] += 1;
+          noteReference(reference);
+        }
+      }
+      if (cursor > 0) {
+        for (let line = cursor; line < lines.length; line++) output.push(lines[line] as string);
+        const text = output.join('\n');
+        counts.charactersSaved += leaf.text.length - text.length;
+        rewritten = replaceTextLeaf(rewritten, leaf.path, text);
+      }
+      // Parameters are rewritten (rewriteToolCallParameters) without being shown to later results unless asked.
+      if (isParameters && !settings.referenceToolCallParameters) continue;
+      addSource({
+        source: { kind: target.source, id: target.id, leaf: leaf.path },
+        entryIndex: target.entryIndex,
+        blockIndex: target.blockIndex,
+        call: target.call,
+        // Indexed as they originally were, markers or not: a later copy of the whole output then takes one
+        // reference to it instead of one per source its markers name (the chain resolves, and expands, in order).
+        lines,
+        contents,
+        hidden,
+      }, copyOf);
+    }
+    return { value: rewritten, references };
+  };
+
+  /**
+   * The original lines of a string rewritten by an earlier pass: each marker's lines rebuilt from its source, as
+   * `expandHistory` does; undefined where a source is gone or does not verify (nothing can point at those).
+   */
+  const recordedLines = (
+    text: string,
+    references: readonly LineReference[],
+  ): Pick<IndexedSource, 'lines' | 'hidden'> => {
+    const compressed = text.split('\n');
+    if (references.length === 0) return { lines: compressed, hidden: undefined };
+    const markers = new Map(references.map((reference) => [reference.at, reference]));
+    const lines: (string | undefined)[] = [];
+    const hidden: boolean[] = [];
+    compressed.forEach((line, position) => {
+      const reference = markers.get(position);
+      if (reference === undefined) {
+        lines.push(line);
+        hidden.push(false);
+        return;
+      }
+      for (let line = 0; line < reference.count; line++) hidden.push(true);
+      const { source } = reference;
+      const sourceNumber = source.kind === 'self' ? undefined : sourceByKey.get(sourceKey(source));
+      const sourceLines = source.kind === 'self' ? lines : sourceNumber === undefined ? undefined : index.sources[sourceNumber]?.lines;
+      const rebuilt = sourceLines === undefined ? undefined : rebuildReferencedLines(reference, sourceLines);
+      if (rebuilt === undefined) for (let hidden = 0; hidden < reference.count; hidden++) lines.push(undefined);
+      else lines.push(...rebuilt);
+    });
+    return { lines, hidden };
+  };
+
+  /** Indexes the original lines of a block rewritten by an earlier pass. */
+  const indexRecorded = (value: JsonValue, record: LosslessRecord, target: Omit<PlanTarget, 'rewritable' | 'keptTailLines'>): void => {
+    const byLeaf = new Map<string, LineReference[]>();
+    for (const reference of record.references ?? []) {
+      noteReference(reference);
+      const key = leafPathKey(reference.leaf);
+      byLeaf.set(key, [...(byLeaf.get(key) ?? []), reference]);
+    }
+    if (target.source === 'call' && !settings.referenceToolCallParameters) return;
+    for (const leaf of listTextLeaves(value, { scope: target.source === 'call' ? 'any' : 'text' })) {
+      if (leaf.text.length < minimum && !byLeaf.has(leafPathKey(leaf.path))) continue;
+      const references = byLeaf.get(leafPathKey(leaf.path)) ?? [];
+      const whole = references.find((reference) => reference.whole === true);
+      const copyOf = whole === undefined || whole.source.kind === 'self' ? undefined : sourceByKey.get(sourceKey(whole.source));
+      addSource(
+        {
+          source: { kind: target.source, id: target.id, leaf: leaf.path },
+          entryIndex: target.entryIndex,
+          blockIndex: target.blockIndex,
+          call: target.call,
+          ...recordedLines(leaf.text, references),
+        },
+        copyOf,
+      );
+    }
+  };
+
+  const signedTurns = findEntriesInSignedTurns(history);
+
+  history.forEach((entry, entryIndex) => {
+    if (entry.speaker !== 'ai' && entry.speaker !== 'tool') return;
+    let blocks: ContentBlock[] | undefined;
+    entry.blocks.forEach((block, blockIndex) => {
+      if (block.type === 'tool_call') {
+        index.shadow('call', block.id);
+        callsById.set(block.id, block);
+        if (!settings.referenceToolCallParameters && !settings.rewriteToolCallParameters) return;
+        const { record, problem } = readLosslessRecord(block);
+        // A superseded todo list is hidden behind its marker: nothing of it is visible.
+        if (problem !== undefined || record?.superseded !== undefined) return;
+        const target = { source: 'call', id: block.id, entryIndex, blockIndex, call: block } as const;
+        if (record !== undefined) {
+          indexRecorded(block.parameters, record, target);
+          return;
+        }
+        const planned = planValue(block.parameters, {
+          ...target,
+          // Signed thinking goes back to the provider with its turn unchanged.
+          rewritable: () => settings.rewriteToolCallParameters && !signedTurns.has(entryIndex),
+          keptTailLines: 0,
+        });
+        if (planned.references.length === 0) return;
+        blocks ??= [...entry.blocks];
+        blocks[blockIndex] = {
+          ...block,
+          parameters: planned.value,
+          providerMetadata: withLosslessRecord(block, {
+            version: 1,
+            field: 'parameters',
+            hash: hashContent(JSON.stringify(block.parameters)),
+            references: planned.references,
+          }),
+        };
+        return;
+      }
+      if (block.type !== 'tool_response') return;
+      index.shadow('result', block.callId);
+      const call = callsById.get(block.callId);
+      const { record, problem } = readLosslessRecord(block);
+      // A block whose record does not parse is left alone and shows nothing reliable to point at.
+      if (problem !== undefined) return;
+      const target = { source: 'result', id: block.callId, entryIndex, blockIndex, call } as const;
+      if (record !== undefined) {
+        indexRecorded(block.result, record, target);
+        return;
+      }
+      const isError = classifyToolResult(block, call).outcome === 'error';
+      const planned = planValue(block.result, {
+        ...target,
+        rewritable: () => isRewritable(call, isError),
+        // An error result stays itself: what failed, at its end, is always visible in it (FR-LC-002).
+        keptTailLines: isError ? settings.errorTailLines : 0,
+      });
+      if (planned.references.length === 0) return;
+      blocks ??= [...entry.blocks];
+      blocks[blockIndex] = {
+        ...block,
+        result: planned.value,
+        providerMetadata: withLosslessRecord(block, {
+          version: 1,
+          field: 'result',
+          hash: hashContent(JSON.stringify(block.result)),
+          references: planned.references,
+        }),
+      };
+    });
+    if (blocks !== undefined) replacements.set(entryIndex, { ...entry, blocks });
+  });
+
+  return { replacements, counts, referencedSources };
+}

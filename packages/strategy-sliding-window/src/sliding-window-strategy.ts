@@ -1,0 +1,308 @@
+import {
+  DEFAULT_COMPRESSION_THRESHOLD,
+  getHistoryTokenTarget,
+  parseStrategySettings,
+  type CompressionContext,
+  type CompressionResult,
+  type CompressionStrategy,
+  type HistoryEntry,
+  type ReductionEstimate,
+  type StrategyWarning,
+} from '@ctx/core';
+import { checkCompressionPreconditions, findFirstUserMessage } from '@ctx/strategy-utils';
+import { createExcerptSummaryBuilder, type ExcerptSummary } from './excerpt-summary.js';
+import { planSlidingWindow, type SlidingWindowPlan } from './plan-sliding-window.js';
+import {
+  slidingWindowSettingsSchema,
+  type SlidingWindowSettings,
+  type SlidingWindowSettingsInput,
+} from './sliding-window-settings.js';
+import { summarizeDroppedEntries, type DroppedEntriesSummary } from './summarize-dropped-entries.js';
+import { createSummaryEntry, slidingWindowName } from './summary-entry.js';
+
+const integer = new Intl.NumberFormat('en-US');
+
+function entries(count: number): string {
+  return count === 1 ? '1 entry' : `${integer.format(count)} entries`;
+}
+
+interface Planning {
+  readonly plan: SlidingWindowPlan;
+  /** The excerpt summary of `history[0…splitIndex)`, without the first user message when the split pins it. */
+  readonly excerptsFor: (splitIndex: number) => ExcerptSummary;
+  readonly summaryCap: number;
+  /** The first user message's index; the chosen split pins it when `plan.chosen.pinned`. */
+  readonly firstUserIndex: number | undefined;
+  /** Why the first user message, which the chosen split drops, was not pinned. */
+  readonly pinWarning?: string;
+}
+
+/**
+ * Creates the sliding-window strategy (spec 002, contextguard's sliding window): when the context passes the
+ * threshold, keep the newest entries that fit the target and put one summary entry in place of everything older.
+ *
+ * - The split never separates a tool call from its result: it walks back to a clean text boundary, else forward to
+ *   the seam between two complete call/result pairs, so pure-tool agent runs still compact (spec 002 Proposal 1).
+ *   At least one entry is always compacted and the newest is always kept; a `floor-hit` warning says when the floor
+ *   decided.
+ * - When the result does not fit, it retries with a progressively smaller window (Proposal 2), and says
+ *   `target-not-met` when even the smallest pair-safe window is too large.
+ * - Every block type counts toward the window (Proposal 4), through the context's cached token counter.
+ * - The summary is the deterministic excerpt summary of §6.3 (the first 200 characters of each dropped message,
+ *   newest excerpts first within `summaryShare` of the target, the todo list after them) unless
+ *   `summary: 'summarizer'`, which hands the dropped entries to `context.summarizer` and falls back to the excerpts
+ *   when there is none or it fails. Only that setting makes the strategy call a model, and only then does it declare
+ *   `requiresLLM: true` (the conformance kit's `llm-honesty` check holds the default instance to never calling one).
+ *
+ * - The first user message (an agent's task statement) is kept by default, before the summary, when the window would
+ *   drop it: its tokens count against the target, and when it cannot fit (too large alone, nothing else to drop, or
+ *   it would cost the target) it is summarized with the rest and a `fallback` warning says why. This deviates from
+ *   spec 002, whose window forgets the task on agent runs; `keepFirstUserMessage: false` restores the spec.
+ *
+ * What it drops is gone apart from the summary: results carry a `lossy` warning saying how much.
+ *
+ * @param settings - Validated once, here.
+ * @returns The strategy, registered as `sliding-window`.
+ * @throws `InvalidStrategySettingsError` (from `@ctx/core`) for invalid settings, e.g. `recentKeep: 0`.
+ *
+ * @example
+ * ```ts
+ * const strategy = createSlidingWindowStrategy();
+ * const orchestrator = createCompressionOrchestrator({ history, strategies: [strategy], contextLimit: 200_000 });
+ *
+ * // With the application's summarizer for the dropped part:
+ * const summarizing = createSlidingWindowStrategy({ summary: 'summarizer' });
+ *
+ * // Spec 002's plain window, without keeping the first user message:
+ * const plain = createSlidingWindowStrategy({ keepFirstUserMessage: false });
+ * ```
+ */
+export function createSlidingWindowStrategy(
+  settings?: SlidingWindowSettingsInput,
+): CompressionStrategy<SlidingWindowSettings> {
+  const resolved = parseStrategySettings(slidingWindowSettingsSchema, settings, slidingWindowName);
+  const usesSummarizer = resolved.summary === 'summarizer';
+
+  const planFor = (context: CompressionContext, targetTokens: number): Planning => {
+    const { history, tokenCounter: counter } = context;
+    const summaryCap = Math.floor(targetTokens * resolved.summaryShare);
+    const excerpts = createExcerptSummaryBuilder(history, {
+      counter,
+      excerptLength: resolved.excerptLength,
+      ...(context.activeTodos === undefined ? {} : { todos: context.activeTodos }),
+    });
+    // A model writes its summary after planning: reserve the most it may take, plus the markers around it.
+    const modelReserve = summaryCap + counter.countEntry(createSummaryEntry(''));
+    const summaryReserve = usesSummarizer ? modelReserve : summaryCap;
+    const firstUserIndex = resolved.keepFirstUserMessage ? findFirstUserMessage(history) : undefined;
+    // The excerpts of what a split drops; a pinned entry is kept as it is, so it gets no excerpt.
+    const excerptsFor = (splitIndex: number, pinnedIndex: number | undefined) =>
+      excerpts.build(splitIndex, summaryCap, pinnedIndex !== undefined && splitIndex > pinnedIndex ? { exclude: pinnedIndex } : {});
+    const planWith = (pinned?: { readonly index: number; readonly tokens: number }) =>
+      planSlidingWindow(history, {
+        counter,
+        targetTokens,
+        ...(resolved.recentKeep === undefined ? {} : { recentKeep: resolved.recentKeep }),
+        minRecentKeep: resolved.minRecentKeep,
+        maxAttempts: resolved.maxAttempts,
+        summaryReserve,
+        ...(pinned === undefined ? {} : { pinned }),
+        summaryFor: usesSummarizer
+          ? () => ({ tokens: modelReserve })
+          : (splitIndex) => {
+              const summary = excerptsFor(splitIndex, pinned?.index);
+              return { tokens: summary.tokens, entry: summary.entry, omitted: summary.omitted };
+            },
+      });
+    const pinnedExcerpts = (splitIndex: number) => excerptsFor(splitIndex, firstUserIndex);
+    const unpinnedExcerpts = (splitIndex: number) => excerptsFor(splitIndex, undefined);
+    if (firstUserIndex === undefined) return { plan: planWith(), excerptsFor: unpinnedExcerpts, summaryCap, firstUserIndex };
+
+    const pinned = { index: firstUserIndex, tokens: counter.countEntry(history[firstUserIndex] as HistoryEntry) };
+    let reason: string;
+    let plan: SlidingWindowPlan;
+    if (pinned.tokens > targetTokens - summaryReserve) {
+      reason = `it alone takes ${integer.format(pinned.tokens)} tokens, more than the target of ${integer.format(targetTokens)} minus the ${integer.format(summaryReserve)} kept for the summary`;
+      plan = planWith();
+    } else {
+      const pinnedPlan = planWith(pinned);
+      if (pinnedPlan.fits) return { plan: pinnedPlan, excerptsFor: pinnedExcerpts, summaryCap, firstUserIndex };
+      plan = planWith();
+      const pinnedChosen = pinnedPlan.chosen;
+      const unpinnedChosen = plan.chosen;
+      // When no window fits either way the target is lost regardless; the pin may still add up to what the
+      // summary may take (a task statement beside a huge newest tool result), not more.
+      const extra = pinnedChosen === undefined || unpinnedChosen === undefined ? 0 : pinnedChosen.totalTokens - unpinnedChosen.totalTokens;
+      if (pinnedChosen !== undefined && !plan.fits && extra <= summaryReserve) {
+        return { plan: pinnedPlan, excerptsFor: pinnedExcerpts, summaryCap, firstUserIndex };
+      }
+      reason =
+        pinnedChosen === undefined
+          ? 'no pair-safe split would compact any other entry'
+          : plan.fits
+            ? `with its ${integer.format(pinned.tokens)} tokens no pair-safe window fits the target of ${integer.format(targetTokens)}; without them one does`
+            : `no pair-safe window fits the target of ${integer.format(targetTokens)} either way, and it would add ${integer.format(extra)} tokens, more than the ${integer.format(summaryReserve)} kept for the summary`;
+    }
+    const dropsIt = plan.chosen !== undefined && plan.chosen.split.index > firstUserIndex;
+    return {
+      plan,
+      // The unpinned plan summarizes the first user message with the rest.
+      excerptsFor: unpinnedExcerpts,
+      summaryCap,
+      firstUserIndex,
+      ...(dropsIt
+        ? { pinWarning: `the first user message (entry ${firstUserIndex}) was not kept: ${reason}; it is summarized with the dropped entries` }
+        : {}),
+    };
+  };
+
+  return {
+    specificationVersion: 'v1',
+    name: slidingWindowName,
+    description:
+      'Keeps the newest entries that fit and summarizes the rest; splits only between complete tool call/result pairs.',
+    requiresLLM: usesSummarizer,
+    trigger: { mode: 'threshold', defaultThreshold: DEFAULT_COMPRESSION_THRESHOLD },
+    capabilities: { lossless: false, llmSummarization: usesSummarizer, estimatedSpeed: usesSummarizer ? 'slow' : 'fast' },
+    settingsSchema: slidingWindowSettingsSchema,
+    settings: resolved,
+
+    async compress(context): Promise<CompressionResult> {
+      const { history, tokenCounter: counter, signal } = context;
+      // A function, so the check after awaiting the summarizer reads the signal's state then.
+      const isAborted = () => signal?.aborted === true;
+      const start = checkCompressionPreconditions(context);
+      if (start.kind === 'no-op') return start.result;
+      const { tokensBefore, target: targetTokens } = start;
+      const { plan, excerptsFor, summaryCap, firstUserIndex, pinWarning } = planFor(context, targetTokens);
+      const chosen = plan.chosen;
+      if (chosen === undefined) {
+        return {
+          type: 'no-op',
+          reason: 'too-few-compressible',
+          message: `no split between complete tool call/result pairs drops an entry and keeps the newest one (${entries(history.length)}, ${integer.format(tokensBefore)} tokens, target ${integer.format(targetTokens)})`,
+        };
+      }
+
+      const splitIndex = chosen.split.index;
+      const pinnedEntry = chosen.pinned && firstUserIndex !== undefined ? history[firstUserIndex] : undefined;
+      const kept = history.slice(splitIndex);
+      // The entries the summary replaces: everything before the split but the pinned first user message.
+      const dropped =
+        pinnedEntry === undefined ? history.slice(0, splitIndex) : history.slice(0, splitIndex).filter((entry) => entry !== pinnedEntry);
+      const warnings: StrategyWarning[] = [];
+      let llmCallMade = false;
+      let summary: { entry: HistoryEntry; origin: string; omitted: number } | undefined;
+
+      if (usesSummarizer) {
+        const summarizer = context.summarizer;
+        if (summarizer === undefined) {
+          warnings.push({ type: 'fallback', message: 'no summarizer was given; the dropped entries are summarized as excerpts' });
+        } else {
+          llmCallMade = true;
+          let outcome: DroppedEntriesSummary;
+          try {
+            outcome = await summarizeDroppedEntries({
+              summarizer,
+              entries: dropped,
+              counter,
+              contextLimit: context.budget.contextLimit,
+              maxOutputTokens: Math.max(1, summaryCap),
+              ...(context.activeTodos === undefined ? {} : { todos: context.activeTodos }),
+              ...(signal === undefined ? {} : { signal }),
+            });
+          } catch (error) {
+            if (isAborted()) return { type: 'no-op', reason: 'aborted', message: 'aborted while summarizing' };
+            throw error;
+          }
+          // A summarizer that ignores the signal may still answer after the caller gave up.
+          if (isAborted()) return { type: 'no-op', reason: 'aborted', message: 'aborted while summarizing' };
+          if (outcome.outcome === 'failed') {
+            warnings.push({ type: 'fallback', message: `${outcome.message}; the dropped entries are summarized as excerpts` });
+          } else if (counter.countEntry(createSummaryEntry(outcome.text)) + chosen.keptTokens >= tokensBefore) {
+            warnings.push({
+              type: 'fallback',
+              message: `the summary of "${summarizer.name}" would not have saved tokens; the dropped entries are summarized as excerpts`,
+            });
+          } else {
+            summary = {
+              entry: createSummaryEntry(outcome.text),
+              origin: `the summarizer "${summarizer.name}" summarized ${entries(outcome.entriesSummarized)}`,
+              omitted: 0,
+            };
+          }
+        }
+      }
+      if (summary === undefined) {
+        const built = chosen.summary.entry === undefined ? excerptsFor(splitIndex) : chosen.summary;
+        summary = {
+          entry: built.entry as HistoryEntry,
+          origin: `the first ${resolved.excerptLength} characters of each dropped message`,
+          omitted: built.omitted ?? 0,
+        };
+      }
+
+      const newHistory = pinnedEntry === undefined ? [summary.entry, ...kept] : [pinnedEntry, summary.entry, ...kept];
+      const keptTokens = chosen.keptTokens;
+      const summaryTokens = counter.countEntry(summary.entry);
+      const tokensAfter = keptTokens + summaryTokens;
+      if (tokensAfter >= tokensBefore) {
+        return {
+          type: 'no-op',
+          reason: 'too-few-compressible',
+          message: `dropping the oldest ${entries(dropped.length)} would not save tokens: their summary takes ${integer.format(summaryTokens)}`,
+          warnings,
+        };
+      }
+
+      warnings.unshift({
+        type: 'lossy',
+        message: `dropped the oldest ${entries(dropped.length)} (${integer.format(tokensBefore - keptTokens)} tokens) and kept ${pinnedEntry === undefined ? '' : `the first user message (entry ${firstUserIndex ?? 0}) and `}the newest ${entries(kept.length)}; the summary keeps ${summary.origin}${summary.omitted > 0 ? ` (${integer.format(summary.omitted)} left out to fit ${integer.format(summaryCap)} tokens)` : ''}`,
+      });
+      if (pinWarning !== undefined) warnings.push({ type: 'fallback', message: pinWarning });
+      if (plan.attempts.some((attempt) => attempt.split.floorHit)) {
+        warnings.push({
+          type: 'floor-hit',
+          message: `the recent window (${entries(chosen.recentKeep)}) covered the whole history; at least the oldest entry is compacted (split floor at index 1)`,
+        });
+      }
+      if (tokensAfter > targetTokens) {
+        warnings.push({
+          type: 'target-not-met',
+          message: `kept ${integer.format(tokensAfter)} tokens, over the target of ${integer.format(targetTokens)}, after ${plan.attempts.length} attempt${plan.attempts.length === 1 ? '' : 's'}: ${plan.fits ? 'the summary came out longer than planned' : `the newest ${entries(kept.length)} cannot be split further without separating a tool call from its result`}${pinnedEntry === undefined ? '' : ` (the first user message takes ${integer.format(counter.countEntry(pinnedEntry))})`}`,
+        });
+      }
+      return {
+        type: 'applied',
+        newHistory,
+        metadata: {
+          originalMessageCount: history.length,
+          compressedMessageCount: newHistory.length,
+          strategyUsed: slidingWindowName,
+          llmCallMade,
+          counts: {
+            entriesDropped: dropped.length,
+            entriesKept: kept.length + (pinnedEntry === undefined ? 0 : 1),
+            entriesPinned: pinnedEntry === undefined ? 0 : 1,
+            tokensDropped: tokensBefore - keptTokens,
+            summaryTokens,
+            attempts: plan.attempts.length,
+            recentKeep: chosen.recentKeep,
+          },
+        },
+        warnings,
+      };
+    },
+
+    estimateReduction(context): Promise<ReductionEstimate> {
+      const tokensBefore = context.tokenCounter.countEntries(context.history);
+      const targetTokens = getHistoryTokenTarget(context.budget);
+      const chosen =
+        context.history.length === 0 || tokensBefore <= targetTokens ? undefined : planFor(context, targetTokens).plan.chosen;
+      return Promise.resolve({
+        tokensBefore,
+        estimatedTokensAfter: chosen === undefined ? tokensBefore : Math.min(tokensBefore, chosen.totalTokens),
+      });
+    },
+  };
+}

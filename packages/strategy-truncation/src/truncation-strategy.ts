@@ -1,0 +1,143 @@
+import {
+  DEFAULT_COMPRESSION_THRESHOLD,
+  getHistoryTokenTarget,
+  parseStrategySettings,
+  type CompressionContext,
+  type CompressionResult,
+  type CompressionStrategy,
+  type ReductionEstimate,
+  type StrategyWarning,
+} from '@ctx/core';
+import { checkCompressionPreconditions } from '@ctx/strategy-utils';
+import { planTruncation, type TruncationCounts, type TruncationPlan } from './plan-truncation.js';
+import {
+  truncationSettingsSchema,
+  type TruncationSettings,
+  type TruncationSettingsInput,
+} from './truncation-settings.js';
+
+const name = 'truncation';
+const integer = new Intl.NumberFormat('en-US');
+
+function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${integer.format(count)} ${count === 1 ? singular : pluralForm}`;
+}
+
+/** "shortened 12 tool results, 3 tool calls' parameters; dropped 4 thinking blocks", for the lossy warning. */
+function describeOperations(counts: TruncationCounts): string {
+  const shortened = [
+    [counts.toolResultsTruncated + counts.toolResultsSuppressed, 'tool result'],
+    [counts.toolParametersTruncated + counts.toolParametersSuppressed, "tool call's parameters", "tool calls' parameters"],
+    [counts.messageTextsTruncated + counts.messageTextsSuppressed, 'message text'],
+  ] as const;
+  const parts = shortened
+    .filter(([count]) => count > 0)
+    .map(([count, singular, pluralForm]) => plural(count, singular, pluralForm));
+  const done = parts.length === 0 ? [] : [`shortened ${parts.join(', ')}`];
+  if (counts.thinkingBlocksDropped > 0) done.push(`dropped ${plural(counts.thinkingBlocksDropped, 'thinking block')}`);
+  return done.join('; ');
+}
+
+/**
+ * Creates the truncation strategy (spec 004 FR-TR, the "truncation provider"): fast, mechanical and deterministic.
+ * When the context passes the threshold it keeps the first message and the `preserveRecentCount` newest messages as
+ * they are and, in the old zone between them, shortens what is over its limits: tool results to their first
+ * `maxToolResultLines` lines, tool-call parameter strings to `maxToolParamChars` characters (`truncate` mode, with a
+ * `⟨ … N more lines truncated ⟩` marker), or replaces them with `⟨ Content suppressed ⟩` (`suppress` mode), per
+ * content type. User and assistant text and error results are kept by default; old thinking is dropped whole. No
+ * model calls; linear time.
+ *
+ * What it cuts is gone: results carry a `lossy` warning saying how much.
+ *
+ * @param settings - Validated once, here.
+ * @returns The strategy, registered as `truncation`.
+ * @throws `InvalidStrategySettingsError` (from `@ctx/core`) for invalid settings, e.g. `maxToolResultLines: 0`.
+ *
+ * @example
+ * ```ts
+ * const strategy = createTruncationStrategy({
+ *   preserveRecentCount: 8,
+ *   maxToolResultLines: 10,
+ *   contentModes: { toolParameters: 'suppress' },
+ * });
+ * const orchestrator = createCompressionOrchestrator({ history, strategies: [strategy], contextLimit: 200_000 });
+ * ```
+ */
+export function createTruncationStrategy(settings?: TruncationSettingsInput): CompressionStrategy<TruncationSettings> {
+  const resolved = parseStrategySettings(truncationSettingsSchema, settings, name);
+
+  const plan = (context: CompressionContext): TruncationPlan =>
+    planTruncation(context.history, {
+      settings: resolved,
+      tokenCounter: context.tokenCounter,
+      targetTokens: getHistoryTokenTarget(context.budget),
+    });
+
+  return {
+    specificationVersion: 'v1',
+    name,
+    description:
+      'Keeps the first and the newest messages; in between, truncates or suppresses tool results and parameters over their limits. Mechanical, no model calls.',
+    requiresLLM: false,
+    trigger: { mode: 'threshold', defaultThreshold: DEFAULT_COMPRESSION_THRESHOLD },
+    capabilities: {
+      lossless: false,
+      estimatedSpeed: 'fast',
+      rewritesUserText: !resolved.preserveUserMessages && resolved.contentModes.messageText !== 'keep',
+    },
+    settingsSchema: truncationSettingsSchema,
+    settings: resolved,
+
+    compress(context): Promise<CompressionResult> {
+      const { history } = context;
+      const start = checkCompressionPreconditions(context);
+      if (start.kind === 'no-op') return Promise.resolve(start.result);
+      const { target } = start;
+      const result = plan(context);
+      const { counts, zones } = result;
+      if (result.tokensAfter >= result.tokensBefore) {
+        const oldEntries = zones.oldEnd - zones.oldStart;
+        return Promise.resolve({
+          type: 'no-op',
+          reason: 'too-few-compressible',
+          message:
+            oldEntries === 0
+              ? `the first message and the ${plural(resolved.preserveRecentCount, 'newest message')} cover all ${plural(history.length, 'entry', 'entries')}`
+              : `nothing in the ${plural(oldEntries, 'old entry', 'old entries')} is over its limits (or every candidate is preserved)`,
+        });
+      }
+      const warnings: StrategyWarning[] = [
+        {
+          type: 'lossy',
+          message: `${describeOperations(counts)} in entries ${zones.oldStart}–${(result.stoppedAt ?? zones.oldEnd) - 1} (${integer.format(counts.tokensSaved)} tokens); the cut content is not retrievable`,
+        },
+      ];
+      if (result.tokensAfter > target) {
+        warnings.push({
+          type: 'target-not-met',
+          message: `kept ${integer.format(result.tokensAfter)} tokens, over the target of ${integer.format(target)}: the first and the ${plural(resolved.preserveRecentCount, 'newest message')} and the preserved content are larger`,
+        });
+      }
+      return Promise.resolve({
+        type: 'applied',
+        newHistory: result.history,
+        metadata: {
+          originalMessageCount: history.length,
+          compressedMessageCount: result.history.length,
+          strategyUsed: name,
+          llmCallMade: false,
+          counts: { ...counts },
+        },
+        warnings,
+      });
+    },
+
+    estimateReduction(context): Promise<ReductionEstimate> {
+      const tokensBefore = context.tokenCounter.countEntries(context.history);
+      if (tokensBefore <= getHistoryTokenTarget(context.budget)) {
+        return Promise.resolve({ tokensBefore, estimatedTokensAfter: tokensBefore });
+      }
+      return Promise.resolve({ tokensBefore, estimatedTokensAfter: plan(context).tokensAfter });
+    },
+  };
+}

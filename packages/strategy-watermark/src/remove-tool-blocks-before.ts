@@ -1,0 +1,109 @@
+import type { ContentBlock, HistoryEntry } from '@ctx/core';
+
+/** Options of {@link removeToolBlocksBefore}. */
+export interface RemoveToolBlocksOptions {
+  /**
+   * Also remove thinking blocks (whole) before the boundary.
+   * @default false
+   */
+  readonly removeThinking?: boolean;
+}
+
+/** What {@link removeToolBlocksBefore} removed. */
+export interface ToolBlockRemovalCounts {
+  readonly toolCallsRemoved: number;
+  readonly toolResultsRemoved: number;
+  readonly thinkingBlocksRemoved: number;
+  /** Entries left with no content, dropped. */
+  readonly entriesRemoved: number;
+  /** Entries that kept some content and lost blocks. */
+  readonly entriesEdited: number;
+}
+
+/** The edits {@link removeToolBlocksBefore} makes, both as index-based edits and as the resulting history. */
+export interface ToolBlockRemoval {
+  /** Indices (into the input) of the entries dropped, ascending. */
+  readonly removals: readonly number[];
+  /** Index (into the input) → the entry with its tool blocks removed. */
+  readonly replacements: ReadonlyMap<number, HistoryEntry>;
+  /** The edited history: entries not edited are the input's own objects. */
+  readonly history: readonly HistoryEntry[];
+  readonly counts: ToolBlockRemovalCounts;
+}
+
+/** Content a provider would still send: anything but blank text (codecs drop it, and Anthropic rejects it). */
+function hasContent(blocks: readonly ContentBlock[]): boolean {
+  return blocks.some((block) => block.type !== 'text' || block.text.trim() !== '');
+}
+
+/**
+ * Removes every `tool_call` and `tool_response` block (and, when asked, every thinking block) from the entries
+ * before `boundaryIndex`, keeping all text and media; an entry left without content is dropped (spec 003 §5
+ * "block-level filtering"). Entries from `boundaryIndex` on are kept unchanged.
+ *
+ * Pair-safe when `boundaryIndex` starts an assistant turn (or is 0 or the history's length): every call before it
+ * is answered before it, so calls and results go together. Linear; never mutates its input.
+ *
+ * @param history - The canonical history.
+ * @param boundaryIndex - Where the kept part starts, e.g. the `boundaryIndex` of `findWatermarkBoundary`.
+ * @param options - Whether to remove thinking too.
+ * @returns The edits and the edited history; no removals and no replacements when there is nothing to remove.
+ * @example
+ * ```ts
+ * const boundary = findWatermarkBoundary(history, 'toolu_222');
+ * if (boundary) removeToolBlocksBefore(history, boundary.boundaryIndex).counts; // { toolCallsRemoved: 12, … }
+ * ```
+ */
+export function removeToolBlocksBefore(
+  history: readonly HistoryEntry[],
+  boundaryIndex: number,
+  options: RemoveToolBlocksOptions = {},
+): ToolBlockRemoval {
+  const removeThinking = options.removeThinking ?? false;
+  const isRemoved = (block: ContentBlock) =>
+    block.type === 'tool_call' || block.type === 'tool_response' || (removeThinking && block.type === 'thinking');
+  const removals: number[] = [];
+  const replacements = new Map<number, HistoryEntry>();
+  const edited: HistoryEntry[] = [];
+  let toolCallsRemoved = 0;
+  let toolResultsRemoved = 0;
+  let thinkingBlocksRemoved = 0;
+
+  const end = Math.min(Math.max(boundaryIndex, 0), history.length);
+  for (let index = 0; index < end; index++) {
+    const entry = history[index] as HistoryEntry;
+    // Human entries hold only text and media: nothing to remove, and user text stays verbatim.
+    if (entry.speaker === 'human' || !entry.blocks.some(isRemoved)) {
+      edited.push(entry);
+      continue;
+    }
+    const kept: ContentBlock[] = [];
+    for (const block of entry.blocks) {
+      if (!isRemoved(block)) kept.push(block);
+      else if (block.type === 'tool_call') toolCallsRemoved++;
+      else if (block.type === 'tool_response') toolResultsRemoved++;
+      else thinkingBlocksRemoved++;
+    }
+    if (hasContent(kept)) {
+      const replacement: HistoryEntry = { ...entry, blocks: kept };
+      replacements.set(index, replacement);
+      edited.push(replacement);
+    } else {
+      removals.push(index);
+    }
+  }
+  for (let index = end; index < history.length; index++) edited.push(history[index] as HistoryEntry);
+
+  return {
+    removals,
+    replacements,
+    history: edited,
+    counts: {
+      toolCallsRemoved,
+      toolResultsRemoved,
+      thinkingBlocksRemoved,
+      entriesRemoved: removals.length,
+      entriesEdited: replacements.size,
+    },
+  };
+}
