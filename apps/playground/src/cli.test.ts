@@ -15,7 +15,14 @@ async function tempFile(name: string, content: string) {
 
 describe('ctx compare', () => {
   it('should compress the built-in demo with every installed strategy and print a before/after report', async () => {
-    const { code, stdout, stderr } = await ctx('compare', '--runs', '1');
+    // Without a path, compare takes the user's recent Claude Code sessions: point it at an empty config directory so
+    // this test sees the demo on a developer's machine too.
+    const previousConfigDirectory = process.env.CLAUDE_CONFIG_DIR;
+    process.env.CLAUDE_CONFIG_DIR = await mkdtemp(join(tmpdir(), 'ctx-no-claude-'));
+    const { code, stdout, stderr } = await ctx('compare', '--runs', '1').finally(() => {
+      if (previousConfigDirectory === undefined) delete process.env.CLAUDE_CONFIG_DIR;
+      else process.env.CLAUDE_CONFIG_DIR = previousConfigDirectory;
+    });
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Transcript: built-in demo \(.*demo-session\.json\)/);
