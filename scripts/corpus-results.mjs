@@ -52,8 +52,16 @@ for (const strategy of [...new Set(results.map((result) => result.strategy))]) {
   const rows = results.filter((result) => result.strategy === strategy);
   const all = (field) => rows.every((row) => row[field]);
   const mean = (field) => rows.reduce((sum, row) => sum + row[field], 0) / rows.length;
+  const mark = rows.some((row) => row.keptThroughReferences) ? '*' : '';
   lines.push(
-    `| ${strategy} | ${rows.length} | ${percent(median(rows.map((row) => row.reduction)))} | ${percent(mean('userTextsKept'))} | ${all('validAnthropic') ? '100%' : 'NO'} / ${all('validOpenAI') ? '100%' : 'NO'} | ${percent(mean('fileStatesKept'))} | ${percent(mean('errorsKept'))} |`,
+    `| ${strategy} | ${rows.length} | ${percent(median(rows.map((row) => row.reduction)))} | ${percent(mean('userTextsKept'))} | ${all('validAnthropic') ? '100%' : 'NO'} / ${all('validOpenAI') ? '100%' : 'NO'} | ${percent(mean('fileStatesKept'))}${mark} | ${percent(mean('errorsKept'))}${mark} |`,
+  );
+}
+const throughReferences = [...new Set(results.filter((row) => row.keptThroughReferences).map((row) => row.strategy))];
+if (throughReferences.length > 0) {
+  lines.push(
+    '',
+    `\\* ${throughReferences.join(', ')}: content replaced by a reference counts as kept — the model reads it at the lines the reference points to, and \`expand()\` restores it exactly.`,
   );
 }
 lines.push(
@@ -65,7 +73,7 @@ lines.push(
 );
 for (const row of results) {
   lines.push(
-    `| ${relative(corpus, row.file)} | ${row.format} | ${row.strategy} | ${integer.format(row.tokensBefore)} → ${integer.format(row.tokensAfter)} | ${percent(row.reduction)} | ${percent(row.userTextsKept)} | ${row.validAnthropic ? 'yes' : 'NO'}/${row.validOpenAI ? 'yes' : 'NO'} | ${percent(row.fileStatesKept)} | ${percent(row.errorsKept)} | ${row.ms.toFixed(1)} |`,
+    `| ${relative(corpus, row.file)} | ${row.format} | ${row.strategy} | ${integer.format(row.tokensBefore)} → ${integer.format(row.tokensAfter)} | ${percent(row.reduction)} | ${percent(row.userTextsKept)} | ${row.validAnthropic ? 'yes' : 'NO'}/${row.validOpenAI ? 'yes' : 'NO'} | ${percent(row.fileStatesKept)}${row.keptThroughReferences ? '*' : ''} | ${percent(row.errorsKept)}${row.keptThroughReferences ? '*' : ''} | ${row.ms.toFixed(1)} |`,
   );
 }
 lines.push('', '</details>', '', end);

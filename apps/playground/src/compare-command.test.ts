@@ -35,6 +35,24 @@ describe('ctx compare', () => {
     expect(stdout).toMatch(/top-down-truncation +applied +[\d,]+ → [\d,]+ +[\d.]+% +[\d.]+% +yes\/yes +[\d.]+% +[\d.]+%/);
   });
 
+  it('should count what lossless replaced by references as kept, marked and explained, and not do so for the others', async () => {
+    const json = await ctx('compare', demoTranscriptPath, '--json', '--runs', '1', '--strategies', 'lossless,truncation');
+    const rows = (JSON.parse(json.stdout) as { results: Record<string, unknown>[] }).results;
+    expect(rows.find((row) => row.strategy === 'lossless')).toMatchObject({
+      outcome: 'applied',
+      keptThroughReferences: true,
+      fileStatesKept: 1,
+      errorsKept: 1,
+    });
+    expect(rows.find((row) => row.strategy === 'truncation')).toMatchObject({ keptThroughReferences: false });
+    expect(rows.find((row) => row.strategy === 'truncation')?.fileStatesKept as number).toBeLessThan(1);
+
+    const { stdout } = await ctx('compare', demoTranscriptPath, '--runs', '1', '--strategies', 'lossless,truncation');
+    expect(stdout).toMatch(/lossless +applied .* 100\.0%\* +100\.0%\*/);
+    expect(stdout).toMatch(/^\* lossless: content replaced by a reference counts as kept/m);
+    expect(stdout).not.toMatch(/^\* .*truncation/m);
+  });
+
   it('should use the most recent Claude Code sessions under CLAUDE_CONFIG_DIR when no path is given, saying so', async () => {
     const configDirectory = await mkdtemp(join(tmpdir(), 'ctx-claude-'));
     const project = join(configDirectory, 'projects', '-home-dev-app');

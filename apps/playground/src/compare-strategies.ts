@@ -99,7 +99,7 @@ export async function compareStrategies(options: CompareOptions): Promise<Compar
     const applied = passes.some((pass) => pass.outcome === 'applied');
     const lastNoOp = [...passes].reverse().find((pass) => pass.outcome === 'no-op');
     results.push({
-      ...measureCompression(conversation, last.after, tokenCounter),
+      ...measureCompression(conversation, last.after, tokenCounter, last.readable),
       strategy: name,
       outcome: applied ? 'applied' : 'no-op',
       detail: applied ? undefined : (lastNoOp?.reason ?? 'under-threshold'),

@@ -15,7 +15,13 @@ export interface CompressionMeasurement {
   readonly reduction: number;
   readonly entriesBefore: number;
   readonly entriesAfter: number;
+  /**
+   * What the compressed conversation still holds (`@ctx/retention`). Measured on the readable history when one is
+   * given: content behind a lossless reference counts as kept.
+   */
   readonly retention: RetentionReport;
+  /** True when retention was measured through references (the readable history differs from the compressed one). */
+  readonly retentionThroughReferences: boolean;
   /** Problems the compressed request has for each provider that the original did not already have. */
   readonly newProblems: ProviderValidity;
 }
@@ -23,11 +29,18 @@ export interface CompressionMeasurement {
 /**
  * Measures a compression: tokens, entries, what was retained (user texts, latest file states, errors, thinking —
  * `@ctx/retention`), and whether the result is still a valid Anthropic and OpenAI request.
+ *
+ * @param before - The original conversation.
+ * @param after - The compressed conversation: tokens, entries and validity are measured on it.
+ * @param tokenCounter - Counts the tokens.
+ * @param readable - `after` with references resolved (see `PipelineResult.readable`); retention is measured on it.
+ * @returns The measurement.
  */
 export function measureCompression(
   before: Conversation,
   after: Conversation,
   tokenCounter: TokenCounter,
+  readable: Conversation = after,
 ): CompressionMeasurement {
   const tokens = (conversation: Conversation) =>
     tokenCounter.countEntries(conversation.history) + tokenCounter.countOverhead(conversation.system, conversation.tools);
@@ -39,7 +52,8 @@ export function measureCompression(
     reduction: tokensBefore === 0 ? 0 : 1 - tokensAfter / tokensBefore,
     entriesBefore: before.history.length,
     entriesAfter: after.history.length,
-    retention: measureRetention(before, after),
+    retention: measureRetention(before, readable),
+    retentionThroughReferences: readable.history !== after.history,
     newProblems: findNewValidityProblems(checkProviderValidity(before), checkProviderValidity(after)),
   };
 }

@@ -28,6 +28,12 @@ export interface PipelineResult {
   readonly reports: readonly TurnReport[];
   /** The history after every strategy ran. */
   readonly after: Conversation;
+  /**
+   * `after` as the model can still read it: the references of strategies that implement `expand()` (lossless)
+   * resolved, newest pass first; the same object as `after` when there were none. A reference whose source a later
+   * lossy pass removed is left as it is (its content counts as gone).
+   */
+  readonly readable: Conversation;
   /** Time of all passes (optimize, compress, apply), in milliseconds. */
   readonly milliseconds: number;
 }
@@ -47,10 +53,13 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   });
   await history.waitForTokenUpdates();
   const reports: TurnReport[] = [];
+  const strategies: CompressionStrategy[] = [];
   for (const createStrategy of options.strategies) {
+    const strategy = createStrategy();
+    strategies.push(strategy);
     const orchestrator = createCompressionOrchestrator({
       history,
-      strategies: [createStrategy()],
+      strategies: [strategy],
       contextLimit: options.window,
       ...(options.budget === undefined ? {} : { targetTokens: options.budget }),
       settings: options.threshold === undefined ? {} : { 'compression.threshold': options.threshold },
@@ -58,9 +67,27 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     reports.push(await orchestrator.ensureCompressionBeforeSend());
     orchestrator.dispose();
   }
+  const after: Conversation = {
+    ...history.toConversation(),
+    ...(conversation.providerMetadata === undefined ? {} : { providerMetadata: conversation.providerMetadata }),
+  };
   return {
     reports,
-    after: { ...history.toConversation(), ...(conversation.providerMetadata === undefined ? {} : { providerMetadata: conversation.providerMetadata }) },
+    after,
+    readable: resolveReferences(after, strategies),
     milliseconds: reports.flatMap((report) => report.passes).reduce((sum, pass) => sum + pass.durationMs, 0),
   };
+}
+
+function resolveReferences(after: Conversation, strategies: readonly CompressionStrategy[]): Conversation {
+  let history = after.history;
+  for (const strategy of [...strategies].reverse()) {
+    if (strategy.expand === undefined) continue;
+    try {
+      history = strategy.expand(history);
+    } catch {
+      // A later pass removed or changed what a reference points at: the model cannot follow it either.
+    }
+  }
+  return history === after.history ? after : { ...after, history };
 }

@@ -340,6 +340,40 @@ export const conformanceChecks: readonly ConformanceCheck[] = [
     },
   },
   {
+    id: 'expand-restores',
+    title:
+      'a lossless strategy (capabilities.lossless) implements expand(), and it restores the exact input from what optimize() and compress() returned',
+    scope: 'fixture',
+    skipReason: (strategy) =>
+      strategy.capabilities?.lossless !== true && strategy.expand === undefined
+        ? 'the strategy neither declares lossless nor implements expand()'
+        : undefined,
+    run: async (subject) => {
+      const strategy = subject.createStrategy();
+      if (strategy.expand === undefined) fail('declares capabilities.lossless but does not implement expand(history)');
+      const { input, outputs } = await collectOutputs(subject);
+      const expected = stableSerialize(input);
+      for (const output of outputs) {
+        let expanded: readonly HistoryEntry[];
+        try {
+          expanded = strategy.expand(output.history);
+        } catch (error) {
+          fail(`expand() threw on the ${output.label} result: ${(error as Error).message}`);
+        }
+        if (stableSerialize(expanded) === expected) continue;
+        const differing =
+          expanded.length === input.length
+            ? input.findIndex((entry, index) => stableSerialize(entry) !== stableSerialize(expanded[index]))
+            : -1;
+        fail(
+          `expand() of the ${output.label} result does not restore the input: ${
+            differing === -1 ? `${expanded.length} entries, expected ${input.length}` : `entry ${differing} differs`
+          }`,
+        );
+      }
+    },
+  },
+  {
     id: 'llm-honesty',
     title: 'a strategy with requiresLLM: false never calls the summarizer',
     scope: 'fixture',

@@ -192,6 +192,20 @@ describe('runConformance', () => {
     expect(failedChecks(report)).toContain('thinking-verbatim');
   });
 
+  it('should fail expand-restores when a lossless strategy cannot restore its input, and skip it for the others', async () => {
+    const dropFirst = (context: CompressionContext) => Promise.resolve(applied(context, context.history.slice(1)));
+    const plain = await runConformance({ strategy: strategy({ compress: dropFirst }) });
+    expect(plain.results.filter((result) => result.checkId === 'expand-restores').every((result) => result.status === 'skipped')).toBe(true);
+
+    const withoutExpand = await runConformance({ strategy: strategy({ compress: dropFirst, capabilities: { lossless: true } }) });
+    expect(failedChecks(withoutExpand)).toContain('expand-restores');
+
+    const wrongExpand = await runConformance({
+      strategy: strategy({ compress: dropFirst, capabilities: { lossless: true }, expand: (history) => [...history] }),
+    });
+    expect(failedChecks(wrongExpand)).toContain('expand-restores');
+  });
+
   it('should fail user-text-verbatim when user text is rewritten, and skip it for strategies that declare so', async () => {
     const rewrite = (context: CompressionContext) =>
       Promise.resolve(

@@ -16,6 +16,7 @@ import {
   type LosslessSettings,
   type LosslessSettingsInput,
 } from './lossless-settings.js';
+import { expandHistory } from './expand-history.js';
 import { planReferences } from './plan-references.js';
 import { planSupersededTodos } from './plan-superseded-todos.js';
 
@@ -118,6 +119,8 @@ export function createLosslessStrategy(settings?: LosslessSettingsInput): Compre
       if (plan.replacements.size === 0) return createEmptyDensityResult();
       return { removals: [], replacements: plan.replacements, metadata: { ...plan.counts } };
     },
+
+    expand: (history) => expandHistory(history),
 
     compress(context): Promise<CompressionResult> {
       const { history } = context;

@@ -39,6 +39,8 @@ export interface CompareResultRow {
   readonly validOpenAI: boolean;
   readonly fileStatesKept: number;
   readonly errorsKept: number;
+  /** True when the retention figures count content behind the strategy's references (lossless `expand()`). */
+  readonly keptThroughReferences: boolean;
   readonly thinkingKept: number;
   /** What the strategy reported doing, summed over its passes (non-zero counts only). */
   readonly operations: Readonly<Record<string, number>>;
@@ -77,6 +79,7 @@ function toRow(transcript: LoadedTranscript, result: StrategyComparison): Compar
     validOpenAI: result.newProblems.openai.length === 0,
     fileStatesKept: result.retention.fileStates.fraction,
     errorsKept: result.retention.errors.fraction,
+    keptThroughReferences: result.retentionThroughReferences,
     thinkingKept: result.retention.thinking.fraction,
     operations: sumOperationCounts(result.report),
     ms: Math.round(result.milliseconds * 100) / 100,
@@ -166,12 +169,18 @@ export async function runCompareCommand(paths: readonly string[], options: Compa
         percent(row.reduction),
         percent(row.userTextsKept),
         `${row.validAnthropic ? 'yes' : 'NO'}/${row.validOpenAI ? 'yes' : 'NO'}`,
-        percent(row.fileStatesKept),
-        percent(row.errorsKept),
+        `${percent(row.fileStatesKept)}${row.keptThroughReferences ? '*' : ''}`,
+        `${percent(row.errorsKept)}${row.keptThroughReferences ? '*' : ''}`,
         row.ms.toFixed(2),
       ]),
     ),
   );
+  const throughReferences = [...new Set(rows.filter((row) => row.keptThroughReferences).map((row) => row.strategy))];
+  if (throughReferences.length > 0) {
+    io.stdout(
+      `* ${throughReferences.join(', ')}: content replaced by a reference counts as kept — the model reads it at the lines the reference points to, and expand() restores it exactly.`,
+    );
+  }
   if (!multiple) {
     for (const { strategy, report } of reports) io.stdout(`\n${strategy}:\n${report}`);
   } else {

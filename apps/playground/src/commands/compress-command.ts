@@ -57,7 +57,7 @@ function describeRetention(measurement: CompressionMeasurement): string {
       measure('file states', retention.fileStates),
       measure('errors', retention.errors),
       measure('thinking', retention.thinking),
-    ].join(', ')}`,
+    ].join(', ')}${measurement.retentionThroughReferences ? ' (content behind lossless references counts as kept)' : ''}`,
     `Valid request: Anthropic ${validity(newProblems.anthropic)}, OpenAI ${validity(newProblems.openai)}`,
   ].join('\n');
 }
@@ -83,7 +83,7 @@ export async function runCompressCommand(path: string, options: CompressCommandO
     ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
     ...(options.budget === undefined ? {} : { budget: options.budget }),
   });
-  const measurement = measureCompression(conversation, result.after, tokenCounter);
+  const measurement = measureCompression(conversation, result.after, tokenCounter, result.readable);
 
   let written: { path: string; format: OutputFormat; warnings: readonly FormatWarning[] } | undefined;
   if (options.out !== undefined) {

@@ -21,8 +21,11 @@ import { formatTurnReport } from './format-turn-report.js';
 
 const words = (count: number) => Array.from({ length: count }, (_, index) => `w${index}`).join(' ');
 
-/** A threshold strategy that keeps only the newest `keep` entries (no model). */
-function keepNewest(name = 'keep-newest', keep = 1): CompressionStrategy & { calls: CompressionContext[] } {
+/** A threshold strategy (no model) whose compress() keeps what `select` picks of the history. */
+function selecting(
+  name: string,
+  select: (history: readonly HistoryEntry[]) => readonly HistoryEntry[],
+): CompressionStrategy & { calls: CompressionContext[] } {
   const calls: CompressionContext[] = [];
   return {
     specificationVersion: 'v1',
@@ -32,7 +35,7 @@ function keepNewest(name = 'keep-newest', keep = 1): CompressionStrategy & { cal
     calls,
     compress(context) {
       calls.push(context);
-      const newHistory = context.history.slice(-keep);
+      const newHistory = select(context.history);
       return Promise.resolve({
         type: 'applied',
         newHistory,
@@ -46,6 +49,12 @@ function keepNewest(name = 'keep-newest', keep = 1): CompressionStrategy & { cal
     },
   };
 }
+
+/** Keeps only the newest `keep` entries. */
+const keepNewest = (name = 'keep-newest', keep = 1) => selecting(name, (history) => history.slice(-keep));
+
+/** Drops only the oldest entry: it helps, but may leave the request over the line. */
+const dropFirst = (name: string) => selecting(name, (history) => history.slice(1));
 
 /** A continuous strategy whose optimize() removes every entry whose text starts with "stale". */
 function pruneStale(compress?: CompressionStrategy['compress']): CompressionStrategy & { optimizeCalls: number } {
@@ -492,6 +501,55 @@ describe('createCompressionOrchestrator', () => {
       const report = await orchestrator.ensureCompressionBeforeSend();
       expect(report.passes.map((pass) => pass.strategy)).toEqual(['llm']);
       expect(backup.calls).toHaveLength(0);
+    });
+
+    it('should hand the result to the next strategy when the active one applied but left the request over the threshold', async () => {
+      const dropOldest = dropFirst('drop-oldest');
+      const backup = keepNewest('backup');
+      const entries = [1, 2, 3, 4, 5].map((index) => human(`${index} ${words(19)}`));
+      const { history, orchestrator } = setup([dropOldest, backup], entries, {
+        settings: { 'compression.fallbackStrategies': ['backup'] },
+      });
+      const report = await orchestrator.ensureCompressionBeforeSend();
+      expect(report.passes.map((pass) => `${pass.strategy}:${pass.outcome}`)).toEqual([
+        'drop-oldest:applied',
+        'backup:applied',
+      ]);
+      expect(report.passes[0]?.warnings.map((warning) => warning.type)).toEqual(['fallback']);
+      expect(report.passes[1]?.tokensBefore).toBe(report.passes[0]?.tokensAfter);
+      expect(backup.calls[0]?.history).toHaveLength(4);
+      expect(history.length).toBe(1);
+      expect(orchestrator.shouldCompress().compress).toBe(false);
+    });
+
+    it('should not run the fallback when the active strategy brought the request under the threshold', async () => {
+      const dropOldest = dropFirst('drop-oldest');
+      const backup = keepNewest('backup');
+      const entries = [1, 2, 3, 4].map((index) => human(`${index} ${words(19)}`));
+      const { history, orchestrator } = setup([dropOldest, backup], entries, {
+        settings: { 'compression.fallbackStrategies': ['backup'] },
+      });
+      const report = await orchestrator.ensureCompressionBeforeSend();
+      expect(report.passes.map((pass) => `${pass.strategy}:${pass.outcome}`)).toEqual(['drop-oldest:applied']);
+      expect(report.passes[0]?.warnings).toEqual([]);
+      expect(backup.calls).toHaveLength(0);
+      expect(history.length).toBe(3);
+    });
+
+    it('should let a fallback make the request fit on the emergency path instead of throwing', async () => {
+      const dropOldest = dropFirst('drop-oldest');
+      const backup = keepNewest('backup');
+      const entries = [1, 2, 3].map((index) => human(`${index} ${words(19)}`));
+      const { history, orchestrator } = setup([dropOldest, backup], entries, {
+        settings: { 'compression.fallbackStrategies': ['backup'] },
+      });
+      const report = await orchestrator.enforceContextWindow({ pendingTokens: 60 });
+      expect(report.passes.map((pass) => `${pass.strategy}:${pass.outcome}`)).toEqual([
+        'drop-oldest:applied',
+        'backup:applied',
+      ]);
+      expect(history.length).toBe(1);
+      expect(report.tokensAfter + 60).toBeLessThanOrEqual(100);
     });
 
     it('should throw CompressionFailedError with every failure when all strategies fail', async () => {

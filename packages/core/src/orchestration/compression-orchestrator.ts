@@ -97,7 +97,8 @@ export interface CompressionOrchestrator {
    * Runs density optimization if due, decides on the post-optimization tokens (BR-THRESH-005) and compresses if
    * needed. Errors of `optimize()` and `compress()` propagate (ERR-002, ERR-003) unless fallback strategies are
    * configured for compression; those are tried in order when the active strategy throws, returns a no-op or
-   * makes no progress.
+   * makes no progress, and run on the active strategy's result when it applied but left the request over the
+   * threshold.
    */
   ensureCompressionBeforeSend(options?: RunOptions): Promise<TurnReport>;
   /**
@@ -339,14 +340,18 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
   const runCompression = async ({
     signal,
     respectBackoff,
+    stillTooLarge,
   }: {
     signal: AbortSignal | undefined;
     respectBackoff: boolean;
+    /** After a strategy applied: whether the request still needs compressing, so the next fallback runs on it. */
+    stillTooLarge: () => boolean;
   }): Promise<PassReport[]> => {
     const effective = getEffectiveSettings();
-    const tokensBefore = history.getTotalTokens();
-    const entriesBefore = history.length;
-    const base = { pass: 'compression', tokensBefore, entriesBefore } as const;
+    const startTokens = history.getTotalTokens();
+    let tokensBefore = startTokens;
+    let entriesBefore = history.length;
+    let base = { pass: 'compression', tokensBefore, entriesBefore } as const;
 
     if (
       respectBackoff &&
@@ -373,11 +378,15 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
     const hasFallbacks = candidates.length > 1;
     const passes: PassReport[] = [];
     const failures: { strategyName: string; error: unknown }[] = [];
+    let applied = false;
 
     history.startCompression();
     try {
-      for (const name of candidates) {
+      for (const [position, name] of candidates.entries()) {
         const strategy = registry.require(name);
+        tokensBefore = history.getTotalTokens();
+        entriesBefore = history.length;
+        base = { pass: 'compression', tokensBefore, entriesBefore };
         const context: CompressionContext = {
           history: Object.freeze(history.getCurated()),
           system: history.getSystem(),
@@ -453,22 +462,34 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
         }
 
         await history.replaceHistory(newHistory);
+        applied = true;
         lastNoProgress = undefined;
+        const next = candidates[position + 1];
+        // A strategy that helped but left the request over the line hands what it left to the next fallback
+        // ("mechanical first, LLM or truncation after", spec 004 FR-CS-003).
+        const handOver = next !== undefined && stillTooLarge();
+        const tokensLeft = history.getTotalTokens();
         passes.push({
           ...base,
           strategy: name,
           outcome: 'applied',
-          tokensAfter: history.getTotalTokens(),
+          tokensAfter: tokensLeft,
           entriesAfter: history.length,
           durationMs: now() - started,
-          warnings: result.warnings ?? [],
+          warnings: [
+            ...(result.warnings ?? []),
+            ...(handOver
+              ? [{ type: 'fallback' as const, message: `${tokensLeft} tokens are still over the line after ${name}; running ${next} on its result` }]
+              : []),
+          ],
           compressionMetadata: result.metadata,
         });
-        return passes;
+        if (!handOver) return passes;
       }
+      if (applied) return passes;
       // Nothing was applied. Every candidate threw: that is a failure. Otherwise some said no: back off.
       if (failures.length === candidates.length) throw new CompressionFailedError({ failures });
-      lastNoProgress = { strategy: effective.strategy, tokens: tokensBefore };
+      lastNoProgress = { strategy: effective.strategy, tokens: startTokens };
       return passes;
     } finally {
       history.endCompression();
@@ -488,16 +509,18 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
     }
     const threshold = getEffectiveSettings().threshold;
     let decision: CompressionDecision | undefined;
+    const overThreshold = () => shouldCompress(pendingTokens).compress;
     if (mode === 'threshold') {
       decision = shouldCompress(pendingTokens);
-      if (decision.compress) passes.push(...(await runCompression({ signal, respectBackoff: true })));
+      if (decision.compress) {
+        passes.push(...(await runCompression({ signal, respectBackoff: true, stillTooLarge: overThreshold })));
+      }
     } else if (mode === 'forced') {
-      passes.push(...(await runCompression({ signal, respectBackoff: false })));
+      passes.push(...(await runCompression({ signal, respectBackoff: false, stillTooLarge: overThreshold })));
     } else {
       const available = options.contextLimit - settings['compression.reservedOutputTokens'];
-      if (history.getTotalTokens() + pendingTokens > available) {
-        passes.push(...(await runCompression({ signal, respectBackoff: false })));
-      }
+      const doesNotFit = () => history.getTotalTokens() + pendingTokens > available;
+      if (doesNotFit()) passes.push(...(await runCompression({ signal, respectBackoff: false, stillTooLarge: doesNotFit })));
       const projectedTokens = history.getTotalTokens() + pendingTokens;
       if (projectedTokens > available) {
         report({ passes, decision, threshold, tokensBefore, tokensAfter: history.getTotalTokens() });

@@ -19,7 +19,7 @@ const compressionSettingsSchema = z.strictObject({
     .array(z.string().min(1))
     .default([])
     .describe(
-      'Strategies tried, in order, when the active strategy throws, returns a no-op or makes no progress (spec 004 NFR-R-002).',
+      'Strategies tried, in order, when the active strategy throws, returns a no-op or makes no progress, or applied but left the request over the threshold (then on its result; spec 004 NFR-R-002).',
     ),
   'compression.profile': z
     .string()

@@ -69,6 +69,16 @@ export interface CompressionStrategy<Settings = unknown> {
 
   /** Forecasts what `compress()` would cost with the given model's prices (spec 004 FR-CO-004). */
   estimateCost?(context: CompressionContext, costModel: CostModel): Promise<CostEstimate>;
+
+  /**
+   * For a strategy that replaces content by references (`capabilities.lossless`, spec 004 FR-LC-003): a history
+   * this strategy produced, with every reference resolved, exactly as it was before. Tools use it to measure what
+   * stays recoverable (`ctx compare` measures file states and errors on it); the conformance kit checks that it
+   * restores the input of `optimize()` and `compress()`.
+   *
+   * @throws When a reference cannot be resolved (its source was removed or changed by a later pass).
+   */
+  expand?(history: readonly HistoryEntry[]): HistoryEntry[];
 }
 
 /**

@@ -55,6 +55,7 @@ const strategyShapeSchema = z.looseObject({
   }),
   compress: z.custom(isFunction, { message: 'Expected a compress(context) function' }),
   optimize: z.custom(isFunction, { message: 'Expected optimize to be a function' }).optional(),
+  expand: z.custom(isFunction, { message: 'Expected expand to be a function' }).optional(),
 });
 
 /**
