@@ -147,6 +147,9 @@ export async function runCompareCommand(paths: readonly string[], options: Compa
     );
   }
   const multiple = transcripts.length > 1;
+  // A footnote mark on some rows; the others get a space so the figures stay aligned.
+  const markable = rows.some((row) => row.keptThroughReferences);
+  const marked = (row: CompareResultRow, cell: string) => (markable ? `${cell}${row.keptThroughReferences ? '*' : ' '}` : cell);
   io.stdout(
     formatTable(
       [
@@ -169,8 +172,8 @@ export async function runCompareCommand(paths: readonly string[], options: Compa
         percent(row.reduction),
         percent(row.userTextsKept),
         `${row.validAnthropic ? 'yes' : 'NO'}/${row.validOpenAI ? 'yes' : 'NO'}`,
-        `${percent(row.fileStatesKept)}${row.keptThroughReferences ? '*' : ''}`,
-        `${percent(row.errorsKept)}${row.keptThroughReferences ? '*' : ''}`,
+        marked(row, percent(row.fileStatesKept)),
+        marked(row, percent(row.errorsKept)),
         row.ms.toFixed(2),
       ]),
     ),
