@@ -14,7 +14,51 @@ function textEntry(text: string): HistoryEntry {
   return { speaker: 'human', blocks: [{ type: 'text', text }] };
 }
 
+const longText = (seed: string) => `${seed} ${'word '.repeat(80)}`;
+
 describe('createTokenCounter', () => {
+  describe('content cache', () => {
+    it('should not tokenize a long text again when it comes back in a new entry object', () => {
+      const tokenizer = createWordTokenizer();
+      const counter = createTokenCounter(tokenizer);
+      const first = counter.countEntry(textEntry(longText('a')));
+      // A rewritten entry, or the validated copy a history service stores: equal text, new objects.
+      const second = counter.countEntry({ speaker: 'tool', blocks: [{ type: 'text', text: `${longText('a')}` }] });
+      expect(second).toBe(first);
+      expect(tokenizer.calls).toHaveLength(1);
+    });
+
+    it('should still tokenize short texts every time', () => {
+      const tokenizer = createWordTokenizer();
+      const counter = createTokenCounter(tokenizer);
+      counter.countText('fix the failing test');
+      counter.countText('fix the failing test');
+      expect(tokenizer.calls).toHaveLength(2);
+    });
+
+    it('should evict the oldest texts beyond contentCacheCharacters, and keep none with 0', () => {
+      const tokenizer = createWordTokenizer();
+      const counter = createTokenCounter(tokenizer, { contentCacheCharacters: 2 * longText('a').length });
+      for (const seed of ['a', 'b', 'c']) counter.countText(longText(seed));
+      counter.countText(longText('c'));
+      expect(tokenizer.calls).toHaveLength(3);
+      counter.countText(longText('a'));
+      expect(tokenizer.calls).toHaveLength(4);
+
+      const uncached = createWordTokenizer();
+      const off = createTokenCounter(uncached, { contentCacheCharacters: 0 });
+      off.countText(longText('a'));
+      off.countText(longText('a'));
+      expect(uncached.calls).toHaveLength(2);
+    });
+
+    it('should reject a negative or non-finite contentCacheCharacters', () => {
+      expect(() => createTokenCounter(createWordTokenizer(), { contentCacheCharacters: -1 })).toThrow(
+        /contentCacheCharacters: Expected a whole number of characters ≥ 0, got -1/,
+      );
+    });
+  });
+
   it('should expose the tokenizer it counts with', () => {
     const tokenizer = createWordTokenizer();
     expect(createTokenCounter(tokenizer).tokenizer).toBe(tokenizer);

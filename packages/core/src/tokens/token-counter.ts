@@ -1,3 +1,4 @@
+import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import type { ContentBlock, TextBlock } from '../history/content-block.js';
 import type { ToolDefinition } from '../history/conversation.js';
 import type { HistoryEntry } from '../history/history-entry.js';
@@ -17,13 +18,22 @@ export interface TokenCountingOptions {
    * @default 1600
    */
   readonly mediaTokens?: number;
+  /**
+   * Characters of text kept in the content cache: texts of at least 256 characters are also cached by content, so
+   * an equal text in a new entry object (a strategy's rewritten entry, the validated copy the history service
+   * stores, a tool result repeated by the agent) is not tokenized again. Oldest texts are evicted first; 0 turns
+   * the content cache off.
+   * @default 16_000_000
+   */
+  readonly contentCacheCharacters?: number;
 }
 
 /**
  * Counts tokens of history entries, system instructions and tool definitions with one tokenizer, caching per entry.
  *
  * The cache is keyed by entry identity: entries are immutable values, so an entry that is still the same object
- * is never tokenized again. Replacing an entry (a density replacement) counts only the replacement.
+ * is never tokenized again. Replacing an entry (a density replacement) counts only the replacement, and within it
+ * long texts already counted (by content) are not tokenized again.
  */
 export interface TokenCounter {
   readonly tokenizer: Tokenizer;
@@ -39,6 +49,9 @@ export interface TokenCounter {
   /** Tokens of system instructions and tool definitions: the part of every request strategies leave alone. */
   countOverhead(system: readonly TextBlock[] | undefined, tools: readonly ToolDefinition[] | undefined): number;
 }
+
+/** Shorter texts are tokenized every time: looking them up would cost about as much. */
+const minimumCachedLength = 64;
 
 function serialize(value: JsonValue): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
@@ -57,11 +70,44 @@ export function createTokenCounter(tokenizer: Tokenizer, options: TokenCountingO
   const entryOverheadTokens = options.entryOverheadTokens ?? 3;
   const mediaTokens = options.mediaTokens ?? 1600;
   const cache = new WeakMap<HistoryEntry, number>();
+  const contentCacheCharacters = options.contentCacheCharacters ?? 16_000_000;
+  if (!(Number.isSafeInteger(contentCacheCharacters) && contentCacheCharacters >= 0)) {
+    throw new InvalidSettingsError({
+      issues: [
+        {
+          path: 'contentCacheCharacters',
+          message: `Expected a whole number of characters ≥ 0, got ${contentCacheCharacters}`,
+        },
+      ],
+    });
+  }
+  // Insertion-ordered, so the first key is the oldest; a hit moves the text to the end.
+  const byContent = new Map<string, number>();
+  let cachedCharacters = 0;
+
+  const tokenize = (text: string): number => {
+    const count = tokenizer.countTokens(text);
+    return Number.isFinite(count) && count > 0 ? count : 0;
+  };
 
   const countText = (text: string): number => {
     if (text === '') return 0;
-    const count = tokenizer.countTokens(text);
-    return Number.isFinite(count) && count > 0 ? count : 0;
+    if (text.length < minimumCachedLength || text.length > contentCacheCharacters) return tokenize(text);
+    const cached = byContent.get(text);
+    if (cached !== undefined) {
+      byContent.delete(text);
+      byContent.set(text, cached);
+      return cached;
+    }
+    const count = tokenize(text);
+    byContent.set(text, count);
+    cachedCharacters += text.length;
+    for (const oldest of byContent.keys()) {
+      if (cachedCharacters <= contentCacheCharacters) break;
+      byContent.delete(oldest);
+      cachedCharacters -= oldest.length;
+    }
+    return count;
   };
 
   const countBlock = (block: ContentBlock): number => {
