@@ -19,7 +19,7 @@ export interface TokenCountingOptions {
    */
   readonly mediaTokens?: number;
   /**
-   * Characters of text kept in the content cache: texts of at least 256 characters are also cached by content, so
+   * Characters of text kept in the content cache: texts of at least 64 characters are also cached by content, so
    * an equal text in a new entry object (a strategy's rewritten entry, the validated copy the history service
    * stores, a tool result repeated by the agent) is not tokenized again. Oldest texts are evicted first; 0 turns
    * the content cache off.
@@ -59,6 +59,8 @@ function serialize(value: JsonValue): string {
 
 /**
  * Creates a {@link TokenCounter} over a tokenizer.
+ *
+ * @throws {@link InvalidSettingsError} when `contentCacheCharacters` is not a whole number ≥ 0.
  *
  * @example
  * ```ts
