@@ -31,7 +31,7 @@ export interface PipelineResult {
   /**
    * `after` as the model can still read it: the references of strategies that implement `expand()` (lossless)
    * resolved, newest pass first; the same object as `after` when there were none. A reference whose source a later
-   * lossy pass removed is left as it is (its content counts as gone).
+   * pass removed or changed is left as it is (its content counts as gone).
    */
   readonly readable: Conversation;
   /** Time of all passes (optimize, compress, apply), in milliseconds. */
@@ -79,13 +79,20 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   };
 }
 
+/**
+ * Resolves the references of every strategy that implements `expand()`, last pass first. An `expand()` that throws
+ * although no pass ran after its strategy is a broken strategy, and its error propagates (the run is reported as
+ * failed); after a later pass it only means that pass removed what a reference points at.
+ */
 function resolveReferences(after: Conversation, strategies: readonly CompressionStrategy[]): Conversation {
   let history = after.history;
-  for (const strategy of [...strategies].reverse()) {
+  for (let position = strategies.length - 1; position >= 0; position--) {
+    const strategy = strategies[position] as CompressionStrategy;
     if (strategy.expand === undefined) continue;
     try {
       history = strategy.expand(history);
-    } catch {
+    } catch (error) {
+      if (position === strategies.length - 1) throw error;
       // A later pass removed or changed what a reference points at: the model cannot follow it either.
     }
   }

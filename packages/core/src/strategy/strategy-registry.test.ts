@@ -43,6 +43,7 @@ const invalidStrategies: readonly { readonly problem: string; readonly value: un
     field: 'specificationVersion',
   },
   { problem: 'an uppercase name', value: strategyNamed('TopDown'), field: 'name' },
+  { problem: 'an expand that is not a function', value: { ...strategyNamed('lossy'), expand: 'yes' }, field: 'expand' },
   {
     problem: 'a default threshold of 0',
     value: strategyNamed('zero', { trigger: { mode: 'threshold', defaultThreshold: 0 } }),
