@@ -131,7 +131,7 @@ describe('ctx strategies / settings / conformance', () => {
       expect.objectContaining({
         name: 'top-down-truncation',
         trigger: { mode: 'threshold', defaultThreshold: 0.85 },
-        settings: { minEntriesKept: 2 },
+        settings: { minEntriesKept: 2, cutOversizedToolResults: true },
       }),
     );
     expect(strategies).toContainEqual(

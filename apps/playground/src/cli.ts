@@ -7,6 +7,7 @@ import { runConformanceCommand } from './commands/conformance-command.js';
 import { runInspectCommand } from './commands/inspect-command.js';
 import { runSettingsCommand } from './commands/settings-command.js';
 import { runStrategiesCommand } from './commands/strategies-command.js';
+import { runStressCommand, type StressCommandOptions } from './commands/stress-command.js';
 import { outputFormats } from './output-formats.js';
 import { TranscriptLoadError } from './read-transcripts.js';
 import type { StrategyCommandOptions } from './resolve-strategies.js';
@@ -113,6 +114,19 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     .option('--json', 'print JSON', false)
     .action(async (options: StrategyCommandOptions & { json: boolean }) => {
       exitCode = await runConformanceCommand(options, io);
+    });
+
+  program
+    .command('stress')
+    .description(
+      "Play spec 002's stress scenarios (and tool outputs of 1×, 2×, 5× the window) through the real orchestrator with every strategy and fallback chain; the simulated provider counts ratio × our tokens. Prints compactions, largest request, overflows, loops and typed cannot-fit per cell; exits 1 on any overflow or loop.",
+    )
+    .option('--scenarios <names>', 'comma-separated parts of scenario names, e.g. 8k,GiantOutput (default: all)')
+    .option('--chains <chains>', 'comma-separated chains, strategies joined with ">", e.g. high-density>sliding-window,lossless (default: 9 chains)')
+    .addOption(new Option('--tokenizer <name>', 'tokenizer').choices(tokenizerNames).default('gpt-tokenizer'))
+    .option('--json', 'print the matrix as JSON', false)
+    .action(async (options: StressCommandOptions) => {
+      exitCode = await runStressCommand(options, io);
     });
 
   program

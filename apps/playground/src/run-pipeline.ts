@@ -61,6 +61,8 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
       history,
       strategies: [strategy],
       contextLimit: options.window,
+      // The window and budget are in the chosen tokenizer's tokens: measuring, not guarding a provider's limit.
+      calibration: false,
       ...(options.budget === undefined ? {} : { targetTokens: options.budget }),
       settings: options.threshold === undefined ? {} : { 'compression.threshold': options.threshold },
     });

@@ -19,4 +19,13 @@ export {
   type ConformanceReport,
   type RunConformanceOptions,
 } from './run-conformance.js';
+export {
+  checkPropertyValidity,
+  defaultPropertyRuns,
+  resolvePropertyRuns,
+  type CheckPropertyValidityOptions,
+  type PropertyValidityFailure,
+  type PropertyValidityReport,
+} from './property-validity.js';
+export { buildRandomHistory, randomHistory, randomHistorySpec, type RandomHistorySpec } from './random-history.js';
 export { createSyntheticHistory, type SyntheticHistoryOptions } from './synthetic-history.js';

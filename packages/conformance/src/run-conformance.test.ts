@@ -8,30 +8,11 @@ import {
 } from '@ctx/core';
 import { describe, expect, it } from 'vitest';
 import { formatConformanceReport, runConformance, type ConformanceReport } from './run-conformance.js';
+import { appliedResult, stubStrategy } from './test-support/stub-strategy.js';
 
-function strategy(overrides: Partial<CompressionStrategy>): CompressionStrategy {
-  return {
-    specificationVersion: 'v1',
-    name: 'test-strategy',
-    requiresLLM: false,
-    trigger: { mode: 'threshold', defaultThreshold: 0.85 },
-    compress: () => Promise.resolve({ type: 'no-op', reason: 'already-under-target' }),
-    ...overrides,
-  };
-}
-
-function applied(context: CompressionContext, newHistory: readonly HistoryEntry[]): CompressionResult {
-  return {
-    type: 'applied',
-    newHistory,
-    metadata: {
-      originalMessageCount: context.history.length,
-      compressedMessageCount: newHistory.length,
-      strategyUsed: 'test-strategy',
-      llmCallMade: false,
-    },
-  };
-}
+const strategy = (overrides: Partial<CompressionStrategy>): CompressionStrategy => stubStrategy('test-strategy', overrides);
+const applied = (context: CompressionContext, newHistory: readonly HistoryEntry[]): CompressionResult =>
+  appliedResult(context, newHistory, 'test-strategy');
 
 /** Drops the oldest half, cutting only before human entries: a small valid strategy. */
 const dropOldestHalf = (context: CompressionContext): Promise<CompressionResult> => {

@@ -2,13 +2,17 @@
 export { CtxError } from './errors/ctx-error.js';
 export { CompressionFailedError } from './errors/compression-failed-error.js';
 export { CompressionStrategyError } from './errors/compression-strategy-error.js';
-export { ContextWindowExceededError } from './errors/context-window-exceeded-error.js';
+export {
+  ContextWindowExceededError,
+  type ContextWindowExceededReason,
+} from './errors/context-window-exceeded-error.js';
 export { HistoryLockedError } from './errors/history-locked-error.js';
 export { InvalidFormatError } from './errors/invalid-format-error.js';
 export { InvalidHistoryError } from './errors/invalid-history-error.js';
 export { InvalidSettingsError } from './errors/invalid-settings-error.js';
 export { InvalidStrategyError } from './errors/invalid-strategy-error.js';
 export { InvalidStrategySettingsError } from './errors/invalid-strategy-settings-error.js';
+export { StaleDensityResultError } from './errors/stale-density-result-error.js';
 export { TokenCountError } from './errors/token-count-error.js';
 export { UnknownStrategyError } from './errors/unknown-strategy-error.js';
 export { formatIssuePath, formatValidationIssues, type ValidationIssue } from './errors/validation-issue.js';
@@ -55,11 +59,35 @@ export {
   findToolPairingProblems,
   type ToolPairingProblem,
 } from './history/tool-pairing.js';
-export { HistoryService, type HistoryEvent, type HistoryServiceOptions } from './history/history-service.js';
+export {
+  HistoryService,
+  type ApplyDensityResultOptions,
+  type HistoryEvent,
+  type HistoryServiceOptions,
+} from './history/history-service.js';
 
 // Tokens
 export type { Tokenizer } from './tokens/tokenizer.js';
 export { createTokenCounter, type TokenCounter, type TokenCountingOptions } from './tokens/token-counter.js';
+export {
+  createTokenCalibration,
+  type CalibrationMethod,
+  type CalibrationSample,
+  type CalibrationSource,
+  type CalibrationState,
+  type TokenCalibration,
+  type TokenCalibrationOptions,
+} from './tokens/token-calibration.js';
+
+// Emergency cut (also usable by strategies that must make a protected tool output fit)
+export {
+  cutOversizedToolResults,
+  describeToolResultCuts,
+  type CutOversizedToolResultsOptions,
+  type CutOversizedToolResultsResult,
+  type ToolResultCut,
+} from './emergency/cut-oversized-tool-results.js';
+export { cutTextToTokens, type TextCut } from './emergency/cut-text-to-tokens.js';
 
 // Strategy contract
 export { applyDensityResultToHistory } from './strategy/apply-density-result.js';
@@ -144,8 +172,9 @@ export {
   createCompressionOrchestrator,
   type CompressionOrchestrator,
   type CompressionOrchestratorOptions,
-  type EffectiveCompressionSettings,
   type RunOptions,
 } from './orchestration/compression-orchestrator.js';
+export type { EffectiveCompressionSettings } from './orchestration/effective-settings.js';
 export { formatTurnReport } from './orchestration/format-turn-report.js';
-export type { PassReport, TurnReport } from './orchestration/turn-report.js';
+export type { RequestEstimate, UsageReport } from './orchestration/request-estimator.js';
+export type { PassReport, RequestReport, TurnReport } from './orchestration/turn-report.js';

@@ -25,7 +25,9 @@ describe('anthropicMessagesCodec (properties)', () => {
       fc.property(foreignHistory, (history) => {
         expect(findToolPairingProblems(history)).toEqual([]);
         const { value } = anthropicMessagesCodec.encode({ history });
-        expect(validateAnthropicRequest(value)).toEqual([]);
+        // Generated histories put signed thinking on random turns, not always on the one still in its tool loop:
+        // valid as a request with thinking off (with it on, rule tool-loop-thinking applies).
+        expect(validateAnthropicRequest({ ...value, thinking: { type: 'disabled' } })).toEqual([]);
       }),
       { numRuns: 300 },
     );

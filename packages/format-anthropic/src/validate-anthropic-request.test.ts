@@ -202,4 +202,84 @@ describe('validateAnthropicRequest', () => {
       { rule: 'duplicate-tool-name', path: 'tools[2].name' },
     ]);
   });
+
+  describe('extended thinking with tool use (rule tool-loop-thinking)', () => {
+    const thinking = (text: string) => ({ type: 'thinking', thinking: text, signature: `sig-${text}` });
+    const redacted = { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' };
+    const call = (id: string) => ({ type: 'tool_use', id, name: 'read_file', input: { path: `${id}.ts` } });
+    const answer = (id: string) => ({ type: 'tool_result', tool_use_id: id, content: `content of ${id}` });
+    const earlierTurnWithThinking = [
+      { role: 'user', content: 'What is in a.ts?' },
+      { role: 'assistant', content: [thinking('plan'), { type: 'text', text: 'It exports nothing.' }] },
+      { role: 'user', content: 'Now read b.ts' },
+    ];
+
+    it('should report a tool loop opening without thinking while an earlier turn shows thinking is on', () => {
+      expect(
+        problemsOf(
+          request([...earlierTurnWithThinking, { role: 'assistant', content: [call('toolu_b')] }, { role: 'user', content: [answer('toolu_b')] }]),
+        ),
+      ).toEqual([{ rule: 'tool-loop-thinking', path: 'messages[3].content[0].type' }]);
+    });
+
+    it('should report thinking that no longer comes first in the tool loop opening', () => {
+      expect(
+        problemsOf(
+          request([
+            { role: 'user', content: 'Read b.ts' },
+            { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, thinking('plan'), call('toolu_b')] },
+            { role: 'user', content: [answer('toolu_b')] },
+          ]),
+        ),
+      ).toEqual([{ rule: 'tool-loop-thinking', path: 'messages[1].content[0].type' }]);
+    });
+
+    it('should accept a tool loop that opens with its thinking or redacted thinking, later steps without it', () => {
+      for (const opening of [thinking('read b'), redacted]) {
+        const messages = [
+          ...earlierTurnWithThinking,
+          { role: 'assistant', content: [opening, call('toolu_b')] },
+          { role: 'user', content: [answer('toolu_b')] },
+          { role: 'assistant', content: [call('toolu_c')] },
+          { role: 'user', content: [answer('toolu_c')] },
+        ];
+        expect(problemsOf(request(messages))).toEqual([]);
+      }
+    });
+
+    it('should start a new turn at a prompt typed beside tool results (an interruption), and check its opening', () => {
+      const messages = [
+        { role: 'user', content: 'Read a.ts' },
+        { role: 'assistant', content: [thinking('read a'), call('toolu_a')] },
+        { role: 'user', content: [answer('toolu_a'), { type: 'text', text: 'Stop, read b.ts instead' }] },
+        { role: 'assistant', content: [call('toolu_b')] },
+        { role: 'user', content: [answer('toolu_b')] },
+      ];
+      expect(problemsOf(request(messages))).toEqual([{ rule: 'tool-loop-thinking', path: 'messages[3].content[0].type' }]);
+    });
+
+    it('should follow the request\'s thinking parameter when it has one', () => {
+      const withoutThinking = [...validMessages.slice(0, 2), { role: 'user', content: [readResult] }];
+      expect(problemsOf(request(withoutThinking, { thinking: { type: 'enabled', budget_tokens: 2048 } }))).toEqual([
+        { rule: 'tool-loop-thinking', path: 'messages[1].content[0].type' },
+      ]);
+      const lostThinking = [...earlierTurnWithThinking, { role: 'assistant', content: [call('toolu_b')] }, { role: 'user', content: [answer('toolu_b')] }];
+      expect(problemsOf(request(lostThinking, { thinking: { type: 'disabled' } }))).toEqual([]);
+    });
+
+    it('should not check a request without thinking, nor one whose last turn is not in a tool loop', () => {
+      expect(problemsOf(request(validMessages.slice(0, 2).concat([{ role: 'user', content: [readResult] }])))).toEqual([]);
+      expect(
+        problemsOf(
+          request([
+            ...earlierTurnWithThinking,
+            { role: 'assistant', content: [call('toolu_b')] },
+            { role: 'user', content: [answer('toolu_b')] },
+            { role: 'assistant', content: 'b.ts exports parse.' },
+            { role: 'user', content: 'Thanks' },
+          ]),
+        ),
+      ).toEqual([]);
+    });
+  });
 });

@@ -38,7 +38,12 @@ export type AnthropicRequestRule =
   | 'image-media-type'
   | 'too-many-cache-breakpoints'
   | 'tool-name-format'
-  | 'duplicate-tool-name';
+  | 'duplicate-tool-name'
+  /**
+   * With thinking on, the assistant message that opens the turn still in its tool loop does not start with its
+   * `thinking` / `redacted_thinking` block (see `validateAnthropicRequest`).
+   */
+  | 'tool-loop-thinking';
 
 /** One way a request breaks the API's rules. */
 export interface AnthropicRequestProblem {
@@ -186,10 +191,11 @@ class RequestChecker {
     if (item.type === 'image') this.imageSource(item.source, `${path}.source`);
   }
 
-  messages(messages: readonly AnthropicMessageParam[]): void {
+  /** Checks the messages; returns them grouped into the turns the API merges them into. */
+  messages(messages: readonly AnthropicMessageParam[]): Turn[] {
     if (messages.length === 0) {
       this.report('empty-messages', 'messages', 'at least one message is required');
-      return;
+      return [];
     }
     if (messages[0]?.role !== 'user')
       this.report('first-message-role', 'messages[0].role', 'first message must use the "user" role');
@@ -236,6 +242,38 @@ class RequestChecker {
       }
     });
     this.toolPairing(turns);
+    return turns;
+  }
+
+  /**
+   * The API's rule for extended thinking with tool use: "When `thinking` is enabled, a final `assistant` message
+   * must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks)" (its
+   * 400 error), and the docs' "Preserving thinking blocks": while tools run, the thinking of the assistant turn
+   * whose results go back must come back with it, complete and unmodified; that of earlier turns may be left out.
+   * The turn is the tool loop that ends the request, opened by its first assistant message (later steps of the
+   * loop may lack thinking: without interleaved thinking the model thinks once per turn).
+   *
+   * @param thinkingSetting - The request's `thinking` parameter. When absent, a thinking block in any assistant
+   *   message is taken as the sign that thinking is on (a request cannot carry signed thinking otherwise).
+   */
+  toolLoopThinking(turns: readonly Turn[], thinkingSetting: JsonValue | undefined): void {
+    const thinkingType = isJsonObject(thinkingSetting) ? thinkingSetting.type : undefined;
+    const thinkingOn =
+      thinkingType === undefined
+        ? turns.some((turn) => turn.role === 'assistant' && turn.blocks.some(({ block }) => isThinkingBlock(block)))
+        : thinkingType !== 'disabled';
+    if (!thinkingOn) return;
+    const opening = openingOfCurrentToolLoop(turns);
+    const first = opening?.blocks[0];
+    if (opening === undefined || first === undefined || isThinkingBlock(first.block)) return;
+    const ids = opening.blocks
+      .map(({ block }) => (block.type === 'tool_use' ? block.id : undefined))
+      .filter(isString);
+    this.report(
+      'tool-loop-thinking',
+      `${first.path}.type`,
+      `the assistant message with tool_use ${ids.join(', ')} opens the turn still in its tool loop and starts with a ${first.block.type} block; with thinking on, it must start with its thinking or redacted_thinking block`,
+    );
   }
 
   private toolPairing(turns: readonly Turn[]): void {
@@ -330,6 +368,35 @@ function toolResultId(block: AnthropicContentBlockParam): string | undefined {
   return block.type === 'tool_result' && typeof block.tool_use_id === 'string' ? block.tool_use_id : undefined;
 }
 
+function isThinkingBlock(block: AnthropicContentBlockParam): boolean {
+  return block.type === 'thinking' || block.type === 'redacted_thinking';
+}
+
+/**
+ * The assistant turn that opens the agentic turn still in its tool loop, or undefined when the request does not
+ * end in one. The request must end with a user turn holding tool results (text may ride along); walking back over
+ * (assistant turn with `tool_use`, user turn of tool results only) pairs, the earliest such assistant turn opens
+ * the loop. A user turn that holds text beside its tool results (a prompt typed after an interruption) starts a
+ * new turn: the assistant turn after it opens the loop.
+ */
+function openingOfCurrentToolLoop(turns: readonly Turn[]): Turn | undefined {
+  const last = turns.at(-1);
+  if (last?.role !== 'user' || !last.blocks.some(({ block }) => block.type === 'tool_result')) return undefined;
+  let opening: Turn | undefined;
+  for (let index = turns.length - 2; index >= 0; index -= 2) {
+    const assistant = turns[index];
+    if (assistant?.role !== 'assistant' || !assistant.blocks.some(({ block }) => block.type === 'tool_use')) break;
+    opening = assistant;
+    const before = turns[index - 1];
+    const onlyToolResults =
+      before?.role === 'user' &&
+      before.blocks.length > 0 &&
+      before.blocks.every(({ block }) => block.type === 'tool_result');
+    if (!onlyToolResults) break;
+  }
+  return opening;
+}
+
 function isString(value: unknown): value is string {
   return typeof value === 'string';
 }
@@ -346,8 +413,12 @@ function endsWithWhitespace(content: AnthropicMessageParam['content']): boolean 
  * `user`, alternation), empty or blank content, trailing whitespace of a final assistant message, block
  * placement, tool pairing (every `tool_use` answered by a `tool_result` at the start of the next user turn, no
  * orphan or duplicate results, unique ids), `tool_use` id format and object `input`, image media types, at most 4
- * `cache_control` breakpoints, tool name format and uniqueness. Consecutive same-role messages are checked as the
- * one turn the API merges them into (and reported once as `roles-not-alternating`).
+ * `cache_control` breakpoints, tool name format and uniqueness; and, with thinking on (the request's `thinking`
+ * parameter, or when it has none, a thinking block in some assistant message), that the assistant message opening
+ * the tool loop that ends the request starts with its thinking or redacted thinking block (`tool-loop-thinking`:
+ * the API answers "a final `assistant` message must start with a thinking block" otherwise).
+ * Consecutive same-role messages are checked as the one turn the API merges them into (and reported once as
+ * `roles-not-alternating`).
  *
  * @param request - A value such as `anthropicMessagesCodec.encode(conversation).value`.
  * @returns The problems, in request order (tool pairing problems after the per-message ones).
@@ -374,7 +445,8 @@ export function validateAnthropicRequest(request: unknown): AnthropicRequestProb
     });
   }
   if (tools !== undefined) checker.tools(tools);
-  checker.messages(messages);
+  const turns = checker.messages(messages);
+  checker.toolLoopThinking(turns, (request as AnthropicRequest).thinking);
   checker.finishCacheControl();
   return checker.problems;
 }

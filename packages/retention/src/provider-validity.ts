@@ -1,6 +1,7 @@
 import type { Conversation } from '@ctx/core';
 import { anthropicMessagesCodec, validateAnthropicRequest } from '@ctx/format-anthropic';
 import { openAIChatCodec, validateOpenAIRequest } from '@ctx/format-openai';
+import { findAnthropicToolLoop, type ToolLoopMessage } from './provider-validity-tool-loop.js';
 
 /** One reason a history is not a valid request for a provider. */
 export interface ValidityProblem {
@@ -17,6 +18,13 @@ export interface ProviderValidity {
   readonly anthropic: readonly ValidityProblem[];
   /** empty = valid */
   readonly openai: readonly ValidityProblem[];
+  /**
+   * The assistant messages of the Anthropic request's turn still in its tool loop (the request ends with tool
+   * results), with whether each starts with its thinking; absent when the request does not end in a tool loop.
+   * A request alone cannot tell whether thinking is on, so `findNewValidityProblems` compares this between input
+   * and output to find a strategy that dropped the thinking of that turn (rule `tool-loop-thinking`).
+   */
+  readonly anthropicToolLoop?: readonly ToolLoopMessage[];
 }
 
 interface RequestProblem {
@@ -52,6 +60,9 @@ function validate(encodeAndValidate: () => readonly RequestProblem[]): ValidityP
  * blank text blocks and unsigned thinking for Anthropic, rename reused `tool_use` ids, …), so a problem here is
  * one the provider would reject: a history that starts with an assistant turn (Anthropic), an entry left without
  * content, a tool result that answers no call of the turn before it, a call without a result, a bad id or name.
+ * With thinking on, the assistant message that opens the turn still in its tool loop must start with its thinking
+ * (`tool-loop-thinking`); a request alone shows thinking is on only through another thinking block, so the result
+ * also describes that turn (`anthropicToolLoop`) for `findNewValidityProblems` to compare with the input's.
  * See `validateAnthropicRequest` and `validateOpenAIRequest` for every rule. Linear in the size of the
  * conversation; never throws (an encoder failure is reported as rule `encode-error`).
  *
@@ -64,8 +75,12 @@ function validate(encodeAndValidate: () => readonly RequestProblem[]): ValidityP
  * ```
  */
 export function checkProviderValidity(conversation: Conversation): ProviderValidity {
-  return {
-    anthropic: validate(() => validateAnthropicRequest(anthropicMessagesCodec.encode(conversation).value)),
-    openai: validate(() => validateOpenAIRequest(openAIChatCodec.encode(conversation).value)),
-  };
+  let toolLoop: ToolLoopMessage[] | undefined;
+  const anthropic = validate(() => {
+    const request = anthropicMessagesCodec.encode(conversation).value;
+    toolLoop = findAnthropicToolLoop(request.messages);
+    return validateAnthropicRequest(request);
+  });
+  const openai = validate(() => validateOpenAIRequest(openAIChatCodec.encode(conversation).value));
+  return toolLoop === undefined ? { anthropic, openai } : { anthropic, openai, anthropicToolLoop: toolLoop };
 }

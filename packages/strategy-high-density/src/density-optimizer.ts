@@ -1,5 +1,5 @@
 import { createEmptyDensityResult, type DensityConfig, type DensityResult, type HistoryEntry } from '@ctx/core';
-import { isSafeCutIndex, type ToolSemanticsRegistry } from '@ctx/strategy-utils';
+import { findThinkingToolLoopStart, isSafeCutIndex, type ToolSemanticsRegistry } from '@ctx/strategy-utils';
 import { DensityFold, trailingTurnStart } from './density-fold.js';
 import { recordedWorkspaceRoot, resolveWorkspaceRoot } from './workspace-root.js';
 
@@ -58,8 +58,13 @@ export function createDensityOptimizer(
     if (history.length === 0) return createEmptyDensityResult();
     const settingsKey = [config.readWritePruning, config.fileDedupe, config.recencyPruning].join();
     const configuredRoot = config.workspaceRoot;
-    const closedUntil = trailingTurnStart(history);
-    const previous = resume(history, settingsKey, configuredRoot);
+    // The turn still in its tool loop, when it opened with thinking, is left as it is: removing a call and its result
+    // there can merge two of its steps into one message that no longer starts with the thinking Anthropic requires.
+    // It is processed once the loop closes.
+    const limit = findThinkingToolLoopStart(history) ?? history.length;
+    const closedUntil = Math.min(trailingTurnStart(history), limit);
+    const resumed = resume(history, settingsKey, configuredRoot);
+    const previous = resumed !== undefined && resumed.entries.length <= closedUntil ? resumed : undefined;
     memo = undefined;
 
     let fold: DensityFold;
@@ -93,7 +98,7 @@ export function createDensityOptimizer(
     };
     fold.journal.open();
     try {
-      fold.process(history, closedUntil, history.length);
+      fold.process(history, closedUntil, limit);
       return fold.collect(history, config.recencyRetention);
     } finally {
       fold.journal.rollBack();

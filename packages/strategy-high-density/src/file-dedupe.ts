@@ -1,7 +1,7 @@
 import type { HistoryEntry, TextBlock } from '@ctx/core';
 import { normalizeToolPath } from '@ctx/strategy-utils';
 import type { DensityEdits } from './density-edits.js';
-import { findFileInclusions, stripFileInclusions, type FileInclusion } from './file-inclusions.js';
+import { findFileInclusions, isWorthStripping, stripFileInclusions, type FileInclusion } from './file-inclusions.js';
 import type { UndoJournal } from './undo-journal.js';
 
 interface InclusionLocation {
@@ -14,7 +14,8 @@ interface InclusionLocation {
 /**
  * Spec 000 §3b, duplicate `@` file inclusion dedup, as state that grows entry by entry: every inclusion of a file
  * (path normalized against the workspace, BR-PRUNE-005/006) makes the previous one stale (BR-DEDUP-002, EC-021);
- * stale inclusions are stripped from the human message's text, which is replaced, never removed (BR-DEDUP-003).
+ * stale inclusions are stripped from the human message's text, which is replaced, never removed (BR-DEDUP-003). An
+ * inclusion shorter than twice its marker is left as it is: stripping it would not save tokens.
  */
 export class FileDedupe {
   private readonly latest = new Map<string, InclusionLocation>();
@@ -48,10 +49,11 @@ export class FileDedupe {
     });
   }
 
-  /** Adds the text edits that strip every stale inclusion. */
+  /** Adds the text edits that strip every stale inclusion its marker would make smaller. */
   collect(edits: DensityEdits): void {
     const byBlock = new Map<TextBlock, { location: InclusionLocation; inclusions: Set<FileInclusion> }>();
     for (const location of this.stale) {
+      if (!isWorthStripping(location.inclusion)) continue;
       const existing = byBlock.get(location.block);
       if (existing === undefined) byBlock.set(location.block, { location, inclusions: new Set([location.inclusion]) });
       else existing.inclusions.add(location.inclusion);

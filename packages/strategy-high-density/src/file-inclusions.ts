@@ -1,4 +1,5 @@
 import type { TextBlock } from '@ctx/core';
+import { savesTokens } from './saves-tokens.js';
 
 /** One file's content `@`-included in a human message, as character offsets into the text. */
 export interface FileInclusion {
@@ -88,6 +89,27 @@ export function findFileInclusions(block: TextBlock): readonly FileInclusion[] {
 }
 
 /**
+ * The one-line note an inclusion is replaced by when a later message includes the file again.
+ *
+ * @param path - The path as the opening delimiter wrote it.
+ * @returns The note, with its line break.
+ */
+export function inclusionMarker(path: string): string {
+  return `[${path}: earlier copy removed — a later message includes this file again]\n`;
+}
+
+/**
+ * Whether replacing an inclusion (its opening delimiter and content) with {@link inclusionMarker} saves tokens
+ * ({@link savesTokens}): a small file included twice keeps both copies.
+ *
+ * @param inclusion - An inclusion from {@link findFileInclusions}.
+ * @returns True when the marker is the smaller one.
+ */
+export function isWorthStripping(inclusion: FileInclusion): boolean {
+  return savesTokens(inclusion.end - inclusion.start, inclusionMarker(inclusion.path).length);
+}
+
+/**
  * The text with some inclusions stripped (spec 000 BR-DEDUP-002/003): each becomes a one-line note saying a later
  * message includes the file again, and a closing delimiter whose sections are all stripped goes with them. Text
  * outside the stripped sections is kept byte for byte (EC-022).
@@ -106,7 +128,7 @@ export function stripFileInclusions(block: TextBlock, stripped: ReadonlySet<File
         cuts.push({
           start: section.start,
           end: section.end,
-          replacement: `[${section.path}: earlier copy removed — a later message includes this file again]\n`,
+          replacement: inclusionMarker(section.path),
         });
       } else {
         kept++;

@@ -1,14 +1,17 @@
-import { createSyntheticHistory } from '@ctx/conformance';
+import { createCharacterTokenizer, createSyntheticHistory } from '@ctx/conformance';
 import {
   applyDensityResultToHistory,
+  createTokenCounter,
   findNewToolPairingProblems,
   parseHistory,
   type DensityConfig,
   type HistoryEntry,
+  type TokenCounter,
 } from '@ctx/core';
 import { checkProviderValidity, findNewValidityProblems, listUserTexts } from '@ctx/retention';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { createGptTokenizer } from '@ctx/tokenizer-gpt-tokenizer';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createHighDensityStrategy } from './high-density-strategy.js';
 import { bash, edit, exchange, human, inclusionText, read, write, type ToolExchange } from './test-support/history-fixtures.js';
 
@@ -79,6 +82,9 @@ function typedTexts(entries: readonly HistoryEntry[]): string[] {
   return listUserTexts(entries).map((item) => item.text.split('\n')[0] ?? '');
 }
 
+/** The conformance kit's default (characters / 4) and the CLI's default (gpt-tokenizer, o200k_base). */
+const counters: TokenCounter[] = [];
+
 function checkOptimize(entries: readonly HistoryEntry[], config: DensityConfig, foldEdits: boolean): void {
   const snapshot: unknown = structuredClone(entries);
   const strategy = createHighDensityStrategy({ foldEdits });
@@ -88,6 +94,8 @@ function checkOptimize(entries: readonly HistoryEntry[], config: DensityConfig, 
   const next = applyDensityResultToHistory(entries, result, 'high-density');
   expect(findNewToolPairingProblems(entries, next)).toEqual([]);
   expect(entries).toEqual(snapshot);
+  // Never grows the token count, whatever the tokenizer.
+  for (const counter of counters) expect(counter.countEntries(next)).toBeLessThanOrEqual(counter.countEntries(entries));
   // Idempotent: a second optimize (by the same strategy, and by a fresh one) finds nothing more.
   for (const again of [strategy.optimize?.(next, config), createHighDensityStrategy({ foldEdits }).optimize?.(next, config)]) {
     expect(again?.removals).toEqual([]);
@@ -97,7 +105,11 @@ function checkOptimize(entries: readonly HistoryEntry[], config: DensityConfig, 
 }
 
 describe('createHighDensityStrategy (properties)', () => {
-  it('should return a valid, idempotent, non-mutating result that keeps typed user text, on random histories', () => {
+  beforeAll(async () => {
+    counters.push(createTokenCounter(createCharacterTokenizer()), createTokenCounter(await createGptTokenizer()));
+  });
+
+  it('should return a valid, idempotent, non-mutating result that keeps typed user text and never grows the tokens, on random histories', () => {
     fc.assert(
       fc.property(historyArbitrary, configArbitrary, fc.boolean(), (entries, config, foldEdits) => {
         checkOptimize(entries, config, foldEdits);

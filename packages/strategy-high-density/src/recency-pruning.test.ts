@@ -1,3 +1,5 @@
+import { createTokenCounter } from '@ctx/core';
+import { createGptTokenizer } from '@ctx/tokenizer-gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
 import {
   bashTurns,
@@ -79,8 +81,8 @@ describe('RecencyPruning (optimize, spec 000 §3c)', () => {
     const entries = history(human('go'), {
       speaker: 'tool',
       blocks: [
-        { type: 'tool_response', callId: 'same', toolName: 'Bash', result: 'first output\n'.repeat(5) },
-        { type: 'tool_response', callId: 'same', toolName: 'Bash', result: 'second output\n'.repeat(5) },
+        { type: 'tool_response', callId: 'same', toolName: 'Bash', result: 'first output\n'.repeat(10) },
+        { type: 'tool_response', callId: 'same', toolName: 'Bash', result: 'second output\n'.repeat(10) },
       ],
     });
     const result = optimize(entries, { recencyPruning: true, recencyRetention: 1 });
@@ -88,7 +90,7 @@ describe('RecencyPruning (optimize, spec 000 §3c)', () => {
     const blocks = result.replacements.get(1)?.blocks ?? [];
     expect(blocks.map((block) => (block.type === 'tool_response' ? block.result : ''))).toEqual([
       pointer,
-      'second output\n'.repeat(5),
+      'second output\n'.repeat(10),
     ]);
   });
 
@@ -101,6 +103,20 @@ describe('RecencyPruning (optimize, spec 000 §3c)', () => {
     const result = optimize(entries, { recencyPruning: true, recencyRetention: 1 });
     expect([...result.replacements.keys()]).toEqual([4]);
     expect(result.metadata.recencyPruned).toBe(1);
+  });
+
+  it('should leave a result the pointer would not make smaller in tokens, even when it is a little longer in characters', async () => {
+    // 45 characters against the pointer's 41, but fewer tokens: paths pack more characters into a token than prose.
+    const created = 'File created successfully at: /repo/src/c.ts';
+    const entries = history(
+      human('go'),
+      turn(exchange('w1', 'Write', { file_path: '/repo/src/c.ts', content: 'x' }, created)),
+      turn(exchange('w2', 'Write', { file_path: '/repo/a.ts', content: 'x' }, 'File created successfully at: /repo/a.ts')),
+    );
+    const result = optimize(entries, { recencyPruning: true, recencyRetention: 1 });
+    expect(result.replacements.size).toBe(0);
+    const counter = createTokenCounter(await createGptTokenizer());
+    expect(counter.countText(created)).toBeLessThan(counter.countText(pointer));
   });
 
   it('should keep SWE-agent status lines after the pointer', () => {

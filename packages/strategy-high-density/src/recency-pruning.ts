@@ -19,8 +19,9 @@ export interface ResponseRecord {
  * Spec 000 §3c, tool result recency pruning: responses are counted per tool name from the newest back
  * (BR-RECENCY-001), every response block on its own (EC-032); past the newest `retention` (at least 1,
  * BR-RECENCY-005, EC-031) the result is replaced by the pointer (BR-RECENCY-002) while call and response stay
- * (BR-RECENCY-003). Responses an earlier phase removed are not counted (BR-CONFLICT-003, EC-040). A result already
- * no longer than the pointer is left alone, so the pass never adds tokens.
+ * (BR-RECENCY-003). Responses an earlier phase removed are not counted (BR-CONFLICT-003, EC-040). A result the
+ * pointer would not make smaller (`savesTokens`: less than twice its length) is left alone, so the pass never adds
+ * tokens.
  */
 export class RecencyPruning {
   private readonly byTool = new Map<string, ResponseRecord[]>();

@@ -11,6 +11,7 @@ import {
 import { readGeneratedMarker, type GeneratedMarker } from './generated-marker.js';
 import { readHarnessStatus, type HarnessStatus } from './harness-status-lines.js';
 import { isRecencyPointer, recencyPointer } from './recency-pointer.js';
+import { savesTokens } from './saves-tokens.js';
 
 /**
  * Where and how a call is classified. Classification depends on these, so cached semantics are reused only when
@@ -32,7 +33,7 @@ interface CachedSemantics {
 export interface ResponseFacts {
   /** The result is spec 000's recency pointer (already pruned). */
   readonly isPointer: boolean;
-  /** The result is longer than the recency pointer, so replacing it saves tokens. */
+  /** The result is enough longer than the recency pointer that replacing it saves tokens ({@link savesTokens}). */
   readonly longerThanPointer: boolean;
   /** Set when a strategy wrote this result (a folded read, a summary). */
   readonly marker: GeneratedMarker | undefined;
@@ -117,8 +118,8 @@ export function responseFactsOf(response: ToolResponseBlock): ResponseFacts {
   const status = readHarnessStatus(toolResultText(response.result));
   const facts: ResponseFacts = {
     isPointer,
-    // Compared with the pointer that would replace it, status lines included.
-    longerThanPointer: !isPointer && serializedLength(response) > recencyPointerLength(status),
+    // Compared with the pointer that would replace it; the status lines are in both.
+    longerThanPointer: !isPointer && savesTokens(serializedLength(response), recencyPointerLength(status), status.lines.length),
     marker: readGeneratedMarker(response),
     status,
   };

@@ -56,6 +56,13 @@ export const slidingWindowSettingsSchema = z
      * @default true
      */
     keepFirstUserMessage: z.boolean().default(true),
+    /**
+     * When the newest entries it must keep are still over the target (a newest tool output larger than the window),
+     * cut the largest of their tool results to their beginning and end, with a marker, until the target is met
+     * (`cutOversizedToolResults` from `@ctx/core`). Tool calls and results stay paired.
+     * @default true
+     */
+    cutOversizedToolResults: z.boolean().default(true),
   })
   .refine((settings) => settings.recentKeep === undefined || settings.recentKeep >= settings.minRecentKeep, {
     message: 'Expected `recentKeep` to be ≥ `minRecentKeep`',

@@ -46,6 +46,7 @@ describe('createSlidingWindowStrategy', () => {
       summaryShare: 0.1,
       excerptLength: 200,
       keepFirstUserMessage: true,
+      cutOversizedToolResults: true,
     });
   });
 
@@ -438,13 +439,43 @@ describe('createSlidingWindowStrategy', () => {
   });
 
   it('should return too-few-compressible when no pair-safe split exists or dropping would not save tokens', async () => {
-    const single = await createSlidingWindowStrategy().compress(contextFor([call('a'), result('a', words(300))], { contextLimit: 100 }));
+    const single = await createSlidingWindowStrategy({ cutOversizedToolResults: false }).compress(
+      contextFor([call('a'), result('a', words(300))], { contextLimit: 100 }),
+    );
     expect(single).toMatchObject({ type: 'no-op', reason: 'too-few-compressible' });
     expect(single.type === 'no-op' && single.message).toMatch(/no split between complete tool call\/result pairs/);
     // Dropping a 4-token entry costs a longer summary.
     const tiny = await createSlidingWindowStrategy().compress(contextFor([human('hi'), aiText(words(100))], { contextLimit: 100 }));
     expect(tiny).toMatchObject({ type: 'no-op', reason: 'too-few-compressible' });
     expect(tiny.type === 'no-op' && tiny.message).toMatch(/would not save tokens/);
+  });
+
+  describe('a newest tool output larger than the window (issue 13)', () => {
+    const logLines = (count: number) => Array.from({ length: count }, (_, index) => `line ${index} ok`).join('\n');
+    const giant = (id: string) => ({ ...result(id, ''), blocks: [{ type: 'tool_response' as const, callId: id, toolName: 'Bash', result: logLines(5_000) }] });
+
+    it('should cut it to its beginning and end in the kept window, so the target is met', async () => {
+      const context = contextFor([human(words(50)), aiText(words(50)), human('and the log?'), call('log'), giant('log')], { contextLimit: 2_000 });
+      const outcome = await createSlidingWindowStrategy().compress(context);
+      if (outcome.type !== 'applied') throw new Error(`expected applied, got ${outcome.reason}`);
+      expect(context.tokenCounter.countEntries(outcome.newHistory)).toBeLessThanOrEqual(1_020);
+      expect(outcome.warnings?.map((warning) => warning.type)).not.toContain('target-not-met');
+      expect(outcome.metadata.counts).toMatchObject({ toolResultsCut: 1 });
+      const block = outcome.newHistory.at(-1)?.blocks[0];
+      const kept = block?.type === 'tool_response' && typeof block.result === 'string' ? block.result : '';
+      expect(kept.startsWith('line 0 ok')).toBe(true);
+      expect(kept.endsWith('line 4999 ok')).toBe(true);
+    });
+
+    it('should cut it in place when no pair-safe split exists', async () => {
+      const context = contextFor([call('log'), giant('log')], { contextLimit: 2_000 });
+      const outcome = await createSlidingWindowStrategy().compress(context);
+      if (outcome.type !== 'applied') throw new Error(`expected applied, got ${outcome.reason}`);
+      expect(outcome.newHistory).toHaveLength(2);
+      expect(outcome.newHistory[0]).toBe(context.history[0]);
+      expect(outcome.metadata.counts).toEqual({ entriesDropped: 0, toolResultsCut: 1 });
+      expect(context.tokenCounter.countEntries(outcome.newHistory)).toBeLessThanOrEqual(1_020);
+    });
   });
 
   it('should return aborted without doing anything when the signal is already aborted', async () => {

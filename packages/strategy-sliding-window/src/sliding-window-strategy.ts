@@ -1,15 +1,24 @@
 import {
+  cutOversizedToolResults,
   DEFAULT_COMPRESSION_THRESHOLD,
+  describeToolResultCuts,
   getHistoryTokenTarget,
   parseStrategySettings,
+  type CutOversizedToolResultsResult,
   type CompressionContext,
   type CompressionResult,
   type CompressionStrategy,
   type HistoryEntry,
   type ReductionEstimate,
   type StrategyWarning,
+  type ToolResultCut,
 } from '@ctx/core';
-import { checkCompressionPreconditions, findFirstUserMessage } from '@ctx/strategy-utils';
+import {
+  capOversizedToolResults,
+  checkCompressionPreconditions,
+  findFirstUserMessage,
+  whereCutOutputIs,
+} from '@ctx/strategy-utils';
 import { createExcerptSummaryBuilder, type ExcerptSummary } from './excerpt-summary.js';
 import { planSlidingWindow, type SlidingWindowPlan } from './plan-sliding-window.js';
 import {
@@ -24,6 +33,44 @@ const integer = new Intl.NumberFormat('en-US');
 
 function entries(count: number): string {
   return count === 1 ? '1 entry' : `${integer.format(count)} entries`;
+}
+
+/** Cuts of the same results in two passes, as one list: each result's size before the first and after the last. */
+function mergeCuts(first: readonly ToolResultCut[], second: readonly ToolResultCut[]): ToolResultCut[] {
+  const byEntry = new Map(first.map((resultCut) => [`${resultCut.entryIndex}:${resultCut.callId}`, resultCut]));
+  for (const resultCut of second) {
+    const key = `${resultCut.entryIndex}:${resultCut.callId}`;
+    const earlier = byEntry.get(key);
+    byEntry.set(key, earlier === undefined ? resultCut : { ...resultCut, tokensBefore: earlier.tokensBefore });
+  }
+  return [...byEntry.values()].sort((a, b) => a.entryIndex - b.entryIndex);
+}
+
+/** The result when no split is possible but cutting oversized tool results in place shrinks the history. */
+function cutResultsOnly(
+  context: CompressionContext,
+  shortened: CutOversizedToolResultsResult,
+  targetTokens: number,
+): CompressionResult {
+  const warnings: StrategyWarning[] = [{ type: 'lossy', message: describeToolResultCuts(shortened.cuts, whereCutOutputIs(context)) }];
+  if (!shortened.fits) {
+    warnings.push({
+      type: 'target-not-met',
+      message: `kept ${integer.format(shortened.tokensAfter)} tokens, over the target of ${integer.format(targetTokens)}: no pair-safe split drops an entry, and cutting the tool results was not enough`,
+    });
+  }
+  return {
+    type: 'applied',
+    newHistory: shortened.history,
+    metadata: {
+      originalMessageCount: context.history.length,
+      compressedMessageCount: shortened.history.length,
+      strategyUsed: slidingWindowName,
+      llmCallMade: false,
+      counts: { entriesDropped: 0, toolResultsCut: shortened.cuts.length },
+    },
+    warnings,
+  };
 }
 
 interface Planning {
@@ -58,6 +105,9 @@ interface Planning {
  *   drop it: its tokens count against the target, and when it cannot fit (too large alone, nothing else to drop, or
  *   it would cost the target) it is summarized with the rest and a `fallback` warning says why. This deviates from
  *   spec 002, whose window forgets the task on agent runs; `keepFirstUserMessage: false` restores the spec.
+ *
+ * - When what it must keep is still over the target — a newest tool output larger than the window — it cuts the
+ *   largest kept tool results to their beginning and end (`cutOversizedToolResults`, on by default).
  *
  * What it drops is gone apart from the summary: results carry a `lossy` warning saying how much.
  *
@@ -167,20 +217,30 @@ export function createSlidingWindowStrategy(
     settingsSchema: slidingWindowSettingsSchema,
     settings: resolved,
 
-    async compress(context): Promise<CompressionResult> {
+    async compress(given): Promise<CompressionResult> {
+      const start = checkCompressionPreconditions(given);
+      if (start.kind === 'no-op') return start.result;
+      const { tokensBefore, target: targetTokens } = start;
+      // A giant tool result (even the newest) is cut to half the target before planning, so it can neither make the
+      // target unreachable nor crowd the rest of the conversation out of the window.
+      const capped = resolved.cutOversizedToolResults ? capOversizedToolResults(given, targetTokens) : { context: given, cuts: [] };
+      const { context } = capped;
       const { history, tokenCounter: counter, signal } = context;
       // A function, so the check after awaiting the summarizer reads the signal's state then.
       const isAborted = () => signal?.aborted === true;
-      const start = checkCompressionPreconditions(context);
-      if (start.kind === 'no-op') return start.result;
-      const { tokensBefore, target: targetTokens } = start;
       const { plan, excerptsFor, summaryCap, firstUserIndex, pinWarning } = planFor(context, targetTokens);
       const chosen = plan.chosen;
       if (chosen === undefined) {
+        const shortened = resolved.cutOversizedToolResults
+          ? cutOversizedToolResults(history, { tokenCounter: counter, maxHistoryTokens: targetTokens })
+          : undefined;
+        if (shortened !== undefined && capped.cuts.length + shortened.cuts.length > 0) {
+          return cutResultsOnly(context, { ...shortened, cuts: mergeCuts(capped.cuts, shortened.cuts) }, targetTokens);
+        }
         return {
           type: 'no-op',
           reason: 'too-few-compressible',
-          message: `no split between complete tool call/result pairs drops an entry and keeps the newest one (${entries(history.length)}, ${integer.format(tokensBefore)} tokens, target ${integer.format(targetTokens)})`,
+          message: `no split between complete tool call/result pairs drops an entry and keeps the newest one (${entries(history.length)}, ${integer.format(tokensBefore)} tokens, target ${integer.format(targetTokens)})${resolved.cutOversizedToolResults ? ', and no tool result is large enough to cut' : ''}`,
         };
       }
 
@@ -242,10 +302,31 @@ export function createSlidingWindowStrategy(
         };
       }
 
-      const newHistory = pinnedEntry === undefined ? [summary.entry, ...kept] : [pinnedEntry, summary.entry, ...kept];
       const keptTokens = chosen.keptTokens;
+      // Tokens of what the split dropped, in the history as planned (after any cut of giant results).
+      const droppedTokens = counter.countEntries(history) - keptTokens;
       const summaryTokens = counter.countEntry(summary.entry);
-      const tokensAfter = keptTokens + summaryTokens;
+      let tokensAfter = keptTokens + summaryTokens;
+      let recent = kept;
+      // The cuts made before planning that the window kept (the others were dropped with their entries anyway).
+      let resultCuts: readonly ToolResultCut[] = capped.cuts
+        .filter((resultCut) => resultCut.entryIndex >= splitIndex)
+        .map((resultCut) => ({ ...resultCut, entryIndex: resultCut.entryIndex - splitIndex }));
+      if (resolved.cutOversizedToolResults && tokensAfter > targetTokens) {
+        // What the window must keep is still too large (a newest tool output larger than the window): cut the
+        // largest kept tool results to their beginning and end.
+        const recentTokens = counter.countEntries(kept);
+        const shortened = cutOversizedToolResults(kept, {
+          tokenCounter: counter,
+          maxHistoryTokens: targetTokens - (tokensAfter - recentTokens),
+        });
+        if (shortened.cuts.length > 0) {
+          recent = [...shortened.history];
+          resultCuts = mergeCuts(resultCuts, shortened.cuts);
+          tokensAfter += shortened.tokensAfter - recentTokens;
+        }
+      }
+      const newHistory = pinnedEntry === undefined ? [summary.entry, ...recent] : [pinnedEntry, summary.entry, ...recent];
       if (tokensAfter >= tokensBefore) {
         return {
           type: 'no-op',
@@ -257,8 +338,17 @@ export function createSlidingWindowStrategy(
 
       warnings.unshift({
         type: 'lossy',
-        message: `dropped the oldest ${entries(dropped.length)} (${integer.format(tokensBefore - keptTokens)} tokens) and kept ${pinnedEntry === undefined ? '' : `the first user message (entry ${firstUserIndex ?? 0}) and `}the newest ${entries(kept.length)}; the summary keeps ${summary.origin}${summary.omitted > 0 ? ` (${integer.format(summary.omitted)} left out to fit ${integer.format(summaryCap)} tokens)` : ''}`,
+        message: `dropped the oldest ${entries(dropped.length)} (${integer.format(droppedTokens)} tokens) and kept ${pinnedEntry === undefined ? '' : `the first user message (entry ${firstUserIndex ?? 0}) and `}the newest ${entries(kept.length)}; the summary keeps ${summary.origin}${summary.omitted > 0 ? ` (${integer.format(summary.omitted)} left out to fit ${integer.format(summaryCap)} tokens)` : ''}`,
       });
+      if (resultCuts.length > 0) {
+        warnings.push({
+          type: 'lossy',
+          message: describeToolResultCuts(
+            resultCuts.map((resultCut) => ({ ...resultCut, entryIndex: resultCut.entryIndex + splitIndex })),
+            whereCutOutputIs(context),
+          ),
+        });
+      }
       if (pinWarning !== undefined) warnings.push({ type: 'fallback', message: pinWarning });
       if (plan.attempts.some((attempt) => attempt.split.floorHit)) {
         warnings.push({
@@ -269,7 +359,7 @@ export function createSlidingWindowStrategy(
       if (tokensAfter > targetTokens) {
         warnings.push({
           type: 'target-not-met',
-          message: `kept ${integer.format(tokensAfter)} tokens, over the target of ${integer.format(targetTokens)}, after ${plan.attempts.length} attempt${plan.attempts.length === 1 ? '' : 's'}: ${plan.fits ? 'the summary came out longer than planned' : `the newest ${entries(kept.length)} cannot be split further without separating a tool call from its result`}${pinnedEntry === undefined ? '' : ` (the first user message takes ${integer.format(counter.countEntry(pinnedEntry))})`}`,
+          message: `kept ${integer.format(tokensAfter)} tokens, over the target of ${integer.format(targetTokens)}, after ${plan.attempts.length} attempt${plan.attempts.length === 1 ? '' : 's'}: ${plan.fits ? 'the summary came out longer than planned' : `the newest ${entries(kept.length)} cannot be split further without separating a tool call from its result`}${resultCuts.length > 0 ? ' and cutting their tool results was not enough' : ''}${pinnedEntry === undefined ? '' : ` (the first user message takes ${integer.format(counter.countEntry(pinnedEntry))})`}`,
         });
       }
       return {
@@ -284,10 +374,11 @@ export function createSlidingWindowStrategy(
             entriesDropped: dropped.length,
             entriesKept: kept.length + (pinnedEntry === undefined ? 0 : 1),
             entriesPinned: pinnedEntry === undefined ? 0 : 1,
-            tokensDropped: tokensBefore - keptTokens,
+            tokensDropped: droppedTokens,
             summaryTokens,
             attempts: plan.attempts.length,
             recentKeep: chosen.recentKeep,
+            toolResultsCut: resultCuts.length,
           },
         },
         warnings,
@@ -297,8 +388,9 @@ export function createSlidingWindowStrategy(
     estimateReduction(context): Promise<ReductionEstimate> {
       const tokensBefore = context.tokenCounter.countEntries(context.history);
       const targetTokens = getHistoryTokenTarget(context.budget);
+      const planned = resolved.cutOversizedToolResults ? capOversizedToolResults(context, targetTokens).context : context;
       const chosen =
-        context.history.length === 0 || tokensBefore <= targetTokens ? undefined : planFor(context, targetTokens).plan.chosen;
+        context.history.length === 0 || tokensBefore <= targetTokens ? undefined : planFor(planned, targetTokens).plan.chosen;
       return Promise.resolve({
         tokensBefore,
         estimatedTokensAfter: chosen === undefined ? tokensBefore : Math.min(tokensBefore, chosen.totalTokens),

@@ -1,4 +1,5 @@
 import type { HistoryEntry, TokenCounter } from '@ctx/core';
+import { isBlankEntry, isSafeCutIndex } from '@ctx/strategy-utils';
 
 /** Where to cut the history: keep `history[cutIndex…]`. */
 export type TruncationCut =
@@ -7,14 +8,15 @@ export type TruncationCut =
   | { readonly kind: 'none'; readonly keptTokens: number };
 
 /**
- * A cut before `history[index]` is safe when it starts a turn: a `human` entry, or an `ai` entry that does not
- * continue the assistant turn before it. Tool entries answer the whole assistant turn right before them, and
- * consecutive `ai` entries are one turn (Claude Code stores one response as several entries), so cutting before a
- * tool entry or between two `ai` entries would separate calls from their responses.
+ * Whether the part kept from `history[index]` on opens with a user message once encoded: blank entries are dropped by
+ * provider codecs, so the first entry that counts is the first non-blank one.
  */
-function isSafeCut(history: readonly HistoryEntry[], index: number): boolean {
-  const speaker = history[index]?.speaker;
-  return speaker === 'human' || (speaker === 'ai' && history[index - 1]?.speaker !== 'ai');
+export function keptStartsWithUser(history: readonly HistoryEntry[], index: number): boolean {
+  for (let at = index; at < history.length; at++) {
+    const entry = history[at] as HistoryEntry;
+    if (!isBlankEntry(entry)) return entry.speaker === 'human';
+  }
+  return false;
 }
 
 /**
@@ -41,9 +43,10 @@ export function findTruncationCut(
   const lastAllowedCut = history.length - minEntriesKept;
   let best: number | undefined;
   const kept = (index: number) =>
-    (suffix[index] as number) + (history[index]?.speaker === 'human' ? 0 : noticeTokens);
+    (suffix[index] as number) + (keptStartsWithUser(history, index) ? 0 : noticeTokens);
   for (let index = 1; index <= lastAllowedCut; index++) {
-    if (!isSafeCut(history, index)) continue;
+    // Pair-safe, and never inside the turn still in its tool loop when it opened with thinking (strategy-utils).
+    if (!isSafeCutIndex(history, index)) continue;
     if (kept(index) <= targetTokens) return { kind: 'meets-target', cutIndex: index, keptTokens: kept(index) };
     best = index;
   }

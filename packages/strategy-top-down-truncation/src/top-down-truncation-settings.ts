@@ -8,6 +8,13 @@ export const topDownTruncationSettingsSchema = z.strictObject({
    * @default 2
    */
   minEntriesKept: z.int().min(1, 'Expected an integer ≥ 1').default(2),
+  /**
+   * When the entries it must keep are still over the target (a newest tool output larger than the window), cut the
+   * largest tool results among them to their beginning and end, with a marker, until the target is met
+   * (`cutOversizedToolResults` from `@ctx/core`). Tool calls and results stay paired.
+   * @default true
+   */
+  cutOversizedToolResults: z.boolean().default(true),
 });
 
 /** Settings of the top-down truncation strategy, defaults filled in. */

@@ -54,7 +54,7 @@ describe('createTopDownTruncationStrategy', () => {
     expect(strategy.trigger).toEqual({ mode: 'threshold', defaultThreshold: 0.85 });
     expect(strategy.requiresLLM).toBe(false);
     expect('optimize' in strategy).toBe(false);
-    expect(strategy.settings).toEqual({ minEntriesKept: 2 });
+    expect(strategy.settings).toEqual({ minEntriesKept: 2, cutOversizedToolResults: true });
   });
 
   it('BR-THRESH-004: should drop just enough of the oldest entries to fit threshold × contextLimit × 0.6', async () => {
@@ -66,7 +66,7 @@ describe('createTopDownTruncationStrategy', () => {
     if (outcome.type !== 'applied') return;
     expect(outcome.newHistory).toEqual(parseHistory(history.slice(7)));
     expect(outcome.metadata).toMatchObject({ originalMessageCount: 10, compressedMessageCount: 3, llmCallMade: false });
-    expect(outcome.metadata.counts).toEqual({ entriesDropped: 7, tokensDropped: 91, noticesAdded: 0 });
+    expect(outcome.metadata.counts).toEqual({ entriesDropped: 7, tokensDropped: 91, noticesAdded: 0, toolResultsCut: 0 });
   });
 
   it('should subtract system and tool tokens from the target', async () => {
@@ -178,7 +178,8 @@ describe('createTopDownTruncationStrategy', () => {
       const tokenizer = wordTokenizer();
       const history = createSyntheticHistory({ entries, seed: 3 });
       const context = contextFor(history, { contextLimit: 1_000 }, tokenizer);
-      await createTopDownTruncationStrategy().compress(context);
+      // Cutting a giant result tokenizes the shortened text again; this test is about the cut search alone.
+      await createTopDownTruncationStrategy({ cutOversizedToolResults: false }).compress(context);
       const texts = history.reduce((sum, entry) => sum + entry.blocks.length, 0);
       // Tool calls and results are counted as name + payload: at most two texts per block.
       expect(tokenizer.calls.length).toBeLessThanOrEqual(texts * 2);
@@ -190,6 +191,33 @@ describe('createTopDownTruncationStrategy', () => {
     const strategy = createTopDownTruncationStrategy();
     const estimate = await strategy.estimateReduction?.(contextFor(history, { contextLimit: 100 }));
     expect(estimate).toEqual({ tokensBefore: 130, estimatedTokensAfter: 39 });
+  });
+
+  describe('a newest tool output larger than the window (issue 13)', () => {
+    const logLines = (count: number) => Array.from({ length: count }, (_, index) => `line ${index} ok`).join('\n');
+    const giant = (): HistoryEntry[] => [human(5), ai(5), human(5), call('log'), { ...result('log', 0), blocks: [{ type: 'tool_response', callId: 'log', toolName: 'Bash', result: logLines(5_000) }] }];
+
+    it('should cut it to its beginning and end so the history fits the target, pairs intact', async () => {
+      const context = contextFor(giant(), { contextLimit: 2_000 });
+      const outcome = await createTopDownTruncationStrategy().compress(context);
+      if (outcome.type !== 'applied') throw new Error(`expected applied, got ${outcome.reason}`);
+      expect(context.tokenCounter.countEntries(outcome.newHistory)).toBeLessThanOrEqual(1_020);
+      expect(findToolPairingProblems(outcome.newHistory)).toEqual([]);
+      const block = outcome.newHistory.at(-1)?.blocks[0];
+      const kept = block?.type === 'tool_response' && typeof block.result === 'string' ? block.result : '';
+      expect(kept.startsWith('line 0 ok')).toBe(true);
+      expect(kept.endsWith('line 4999 ok')).toBe(true);
+      expect(outcome.metadata.counts).toMatchObject({ toolResultsCut: 1 });
+      expect(outcome.warnings?.map((warning) => warning.message).join('\n')).toMatch(/cut 1 tool result to its beginning and end.*Bash \(log\)/);
+    });
+
+    it('should leave it whole, and say the target was not met, with cutOversizedToolResults: false', async () => {
+      const context = contextFor(giant(), { contextLimit: 2_000 });
+      const outcome = await createTopDownTruncationStrategy({ cutOversizedToolResults: false }).compress(context);
+      if (outcome.type !== 'applied') throw new Error(`expected applied, got ${outcome.reason}`);
+      expect(outcome.newHistory.at(-1)).toBe(context.history.at(-1));
+      expect(outcome.warnings?.map((warning) => warning.type)).toContain('target-not-met');
+    });
   });
 
   it('should reject invalid settings with a line naming the option', () => {

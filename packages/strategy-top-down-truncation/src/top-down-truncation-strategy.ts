@@ -1,5 +1,7 @@
 import {
+  cutOversizedToolResults,
   DEFAULT_COMPRESSION_THRESHOLD,
+  describeToolResultCuts,
   getHistoryTokenTarget,
   markGeneratedEntry,
   parseStrategySettings,
@@ -9,9 +11,10 @@ import {
   type HistoryEntry,
   type ReductionEstimate,
   type StrategyWarning,
+  type ToolResultCut,
 } from '@ctx/core';
-import { checkCompressionPreconditions } from '@ctx/strategy-utils';
-import { findTruncationCut } from './find-truncation-cut.js';
+import { capOversizedToolResults, checkCompressionPreconditions, whereCutOutputIs } from '@ctx/strategy-utils';
+import { findTruncationCut, keptStartsWithUser } from './find-truncation-cut.js';
 import {
   topDownTruncationSettingsSchema,
   type TopDownTruncationSettings,
@@ -44,7 +47,9 @@ function omissionNotice(droppedEntries: number): HistoryEntry {
  * Creates the top-down truncation strategy (spec 000 `TopDownTruncationStrategy`): when the context passes the
  * threshold, drop the oldest entries until the history fits `threshold × contextLimit × 0.6` minus the system and
  * tool tokens. It never calls a model, never splits a tool call from its response (it only cuts before a human or
- * assistant entry), keeps at least `minEntriesKept` entries, and runs in linear time.
+ * assistant entry), keeps at least `minEntriesKept` entries, and runs in linear time. When what it must keep is
+ * still over the target — a newest tool output larger than the window — it cuts the largest kept tool results to
+ * their beginning and end (`cutOversizedToolResults`, on by default).
  *
  * What it drops is gone: results carry a `lossy` warning saying how much.
  *
@@ -62,7 +67,7 @@ export function createTopDownTruncationStrategy(
 ): CompressionStrategy<TopDownTruncationSettings> {
   const resolved = parseStrategySettings(topDownTruncationSettingsSchema, settings, name);
 
-  const plan = (context: CompressionContext) =>
+  const findCut = (context: CompressionContext) =>
     findTruncationCut(
       context.history,
       context.tokenCounter,
@@ -71,6 +76,42 @@ export function createTopDownTruncationStrategy(
       // An upper bound for any count of dropped entries, so the cut search stays one pass.
       context.tokenCounter.countEntry(omissionNotice(999_999)),
     );
+
+  /**
+   * The whole plan: tool results over half the target cut first (so one giant output does not decide how much of
+   * the conversation goes), then the cut, then — when what must be kept is still over the target — the largest kept
+   * tool results shortened until it fits.
+   */
+  const plan = (given: CompressionContext) => {
+    const target = getHistoryTokenTarget(given.budget);
+    const capped = resolved.cutOversizedToolResults ? capOversizedToolResults(given, target) : { context: given, cuts: [] };
+    const { context } = capped;
+    const { history, tokenCounter: counter } = context;
+    const cut = findCut(context);
+    const dropped = cut.kind === 'none' ? 0 : cut.cutIndex;
+    let kept = history.slice(dropped);
+    const notice = dropped === 0 || keptStartsWithUser(kept, 0) ? undefined : omissionNotice(dropped);
+    const resultCuts = new Map<string, ToolResultCut>();
+    for (const resultCut of capped.cuts) if (resultCut.entryIndex >= dropped) resultCuts.set(`${resultCut.entryIndex}:${resultCut.callId}`, resultCut);
+    const noticeTokens = notice === undefined ? 0 : counter.countEntry(notice);
+    if (resolved.cutOversizedToolResults && counter.countEntries(kept) + noticeTokens > target) {
+      const shortened = cutOversizedToolResults(kept, { tokenCounter: counter, maxHistoryTokens: target - noticeTokens });
+      kept = [...shortened.history];
+      for (const resultCut of shortened.cuts) {
+        const key = `${resultCut.entryIndex + dropped}:${resultCut.callId}`;
+        const earlier = resultCuts.get(key);
+        resultCuts.set(key, { ...resultCut, entryIndex: resultCut.entryIndex + dropped, tokensBefore: earlier?.tokensBefore ?? resultCut.tokensBefore });
+      }
+    }
+    const newHistory = notice === undefined ? kept : [notice, ...kept];
+    return {
+      dropped,
+      kept,
+      newHistory,
+      resultCuts: [...resultCuts.values()].sort((a, b) => a.entryIndex - b.entryIndex),
+      tokensAfter: counter.countEntries(newHistory),
+    };
+  };
 
   return {
     specificationVersion: 'v1',
@@ -87,27 +128,32 @@ export function createTopDownTruncationStrategy(
       const start = checkCompressionPreconditions(context);
       if (start.kind === 'no-op') return Promise.resolve(start.result);
       const { tokensBefore: total, target } = start;
-      const cut = plan(context);
-      if (cut.kind === 'none') {
+      const { dropped, kept, newHistory, resultCuts, tokensAfter } = plan(context);
+      if (dropped === 0 && resultCuts.length === 0) {
         return Promise.resolve({
           type: 'no-op',
           reason: 'too-few-compressible',
-          message: `no safe cut point leaves at least ${resolved.minEntriesKept} entries (${history.length} entries, ${integer.format(total)} tokens, target ${integer.format(target)})`,
+          message: `no safe cut point leaves at least ${resolved.minEntriesKept} entries (${history.length} entries, ${integer.format(total)} tokens, target ${integer.format(target)})${resolved.cutOversizedToolResults ? ', and no tool result is large enough to cut' : ''}`,
         });
       }
-      const kept = history.slice(cut.cutIndex);
-      const newHistory = kept[0]?.speaker === 'human' ? kept : [omissionNotice(cut.cutIndex), ...kept];
-      const droppedTokens = total - context.tokenCounter.countEntries(kept);
-      const warnings: StrategyWarning[] = [
-        {
+      const droppedTokens = total - context.tokenCounter.countEntries(history.slice(dropped));
+      const warnings: StrategyWarning[] = [];
+      if (dropped > 0) {
+        warnings.push({
           type: 'lossy',
-          message: `dropped the ${cut.cutIndex === 1 ? 'oldest entry' : `${cut.cutIndex} oldest entries`} (${integer.format(droppedTokens)} tokens); they are not retrievable`,
-        },
-      ];
-      if (cut.kind === 'best-effort') {
+          message: `dropped the ${dropped === 1 ? 'oldest entry' : `${dropped} oldest entries`} (${integer.format(droppedTokens)} tokens); they are not retrievable`,
+        });
+      }
+      if (resultCuts.length > 0) {
+        warnings.push({
+          type: 'lossy',
+          message: describeToolResultCuts(resultCuts, whereCutOutputIs(context)),
+        });
+      }
+      if (tokensAfter > target) {
         warnings.push({
           type: 'target-not-met',
-          message: `kept ${integer.format(cut.keptTokens)} tokens, over the target of ${integer.format(target)}: the newest ${history.length - cut.cutIndex} entries cannot be split safely`,
+          message: `kept ${integer.format(tokensAfter)} tokens, over the target of ${integer.format(target)}: the newest ${kept.length} entries cannot be split safely${resultCuts.length > 0 ? ' and cutting their tool results was not enough' : ''}`,
         });
       }
       return Promise.resolve({
@@ -118,7 +164,12 @@ export function createTopDownTruncationStrategy(
           compressedMessageCount: newHistory.length,
           strategyUsed: name,
           llmCallMade: false,
-          counts: { entriesDropped: cut.cutIndex, tokensDropped: droppedTokens, noticesAdded: newHistory.length - kept.length },
+          counts: {
+            entriesDropped: dropped,
+            tokensDropped: droppedTokens,
+            noticesAdded: newHistory.length - kept.length,
+            toolResultsCut: resultCuts.length,
+          },
         },
         warnings,
       });
@@ -126,11 +177,8 @@ export function createTopDownTruncationStrategy(
 
     estimateReduction(context): Promise<ReductionEstimate> {
       const tokensBefore = context.tokenCounter.countEntries(context.history);
-      const cut = tokensBefore <= getHistoryTokenTarget(context.budget) ? undefined : plan(context);
-      return Promise.resolve({
-        tokensBefore,
-        estimatedTokensAfter: cut === undefined ? tokensBefore : cut.keptTokens,
-      });
+      const estimatedTokensAfter = tokensBefore <= getHistoryTokenTarget(context.budget) ? tokensBefore : Math.min(tokensBefore, plan(context).tokensAfter);
+      return Promise.resolve({ tokensBefore, estimatedTokensAfter });
     },
   };
 }

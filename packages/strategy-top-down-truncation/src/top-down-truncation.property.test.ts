@@ -50,8 +50,18 @@ describe('createTopDownTruncationStrategy (properties)', () => {
           const kept = outcome.newHistory.slice(notice);
           if (notice === 1) expect(kept[0]?.speaker).not.toBe('human');
           expect(kept.length).toBeGreaterThanOrEqual(Math.min(minEntriesKept, history.length));
-          expect(kept).toEqual(history.slice(history.length - kept.length));
-          expect(kept.at(-1)).toBe(history.at(-1));
+          const suffix = history.slice(history.length - kept.length);
+          const resultCuts = outcome.metadata.counts?.toolResultsCut ?? 0;
+          // Kept entries are the same objects, except tool entries whose results were cut to their beginning and end.
+          kept.forEach((entry, index) => {
+            const original = suffix[index] as HistoryEntry;
+            if (entry === original) return;
+            expect(resultCuts).toBeGreaterThan(0);
+            expect(entry.speaker).toBe('tool');
+            expect(entry.blocks.map((block) => block.type)).toEqual(original.blocks.map((block) => block.type));
+            expect(JSON.stringify(entry.blocks)).toContain('were cut by ctx to fit the context window');
+          });
+          if (resultCuts === 0) expect(kept.at(-1)).toBe(history.at(-1));
           expect(findNewToolPairingProblems(history, kept)).toEqual([]);
           const keptTokens = tokenCounter.countEntries(outcome.newHistory);
           expect(keptTokens).toBeLessThan(tokens);
@@ -60,6 +70,7 @@ describe('createTopDownTruncationStrategy (properties)', () => {
             expect(outcome.warnings?.some((warning) => warning.type === 'target-not-met')).toBe(true);
             return;
           }
+          if (resultCuts > 0) return;
           // Just enough: the previous safe cut point (a turn start) would not have met the target.
           const isTurnStart = (index: number) =>
             history[index]?.speaker === 'human' || (history[index]?.speaker === 'ai' && history[index - 1]?.speaker !== 'ai');

@@ -1,4 +1,6 @@
 import { parseHistoryEntry, type HistoryEntry, type TokenCounter, type ToolCallBlock } from '@ctx/core';
+import { findThinkingToolLoopStart } from '@ctx/strategy-utils';
+import { findOpenToolTurn } from './find-open-tool-turn.js';
 import { selectZones, type TruncationZones } from './select-zones.js';
 import { emptyOperationCounts, shortenEntry, type BlockOperationCounts, type ContentCategory } from './shorten-entry.js';
 import type { TruncationSettings } from './truncation-settings.js';
@@ -7,7 +9,10 @@ import type { TruncationSettings } from './truncation-settings.js';
 export interface TruncationCounts extends BlockOperationCounts {
   /** Entries replaced by a shortened copy. */
   entriesChanged: number;
-  /** Entries removed because nothing was left of them (an assistant entry holding only dropped thinking). */
+  /**
+   * Entries removed because nothing was left of them (an assistant entry holding only dropped thinking, or dropped
+   * thinking and blank text).
+   */
   entriesRemoved: number;
   tokensSaved: number;
   messageTextTokensSaved: number;
@@ -19,6 +24,8 @@ export interface TruncationCounts extends BlockOperationCounts {
 /** The outcome of {@link planTruncation}. */
 export interface TruncationPlan {
   readonly history: readonly HistoryEntry[];
+  /** For each entry of `history`, the index of the input entry it is (or shortens). */
+  readonly origins: readonly number[];
   readonly zones: TruncationZones;
   readonly tokensBefore: number;
   readonly tokensAfter: number;
@@ -61,7 +68,8 @@ function attributeSavings(counts: TruncationCounts, saved: number, removedChars:
 
 /**
  * Runs the mechanical truncation over a history: the first message and the `preserveRecentCount` newest messages are
- * kept as they are, every old-zone entry goes through {@link shortenEntry}. A changed entry is kept only when it is
+ * kept as they are, every old-zone entry goes through {@link shortenEntry} — except the thinking of the assistant turn
+ * still in its tool loop, which is always kept ({@link findOpenToolTurn}). A changed entry is kept only when it is
  * smaller in tokens than the original, so the result never grows. Deterministic, never modifies its input, and linear:
  * unchanged entries are passed through as the same objects (their token counts come from the counter's cache) and
  * only changed entries are tokenized, once: they are returned validated and frozen (`parseHistoryEntry`), so the
@@ -92,7 +100,13 @@ export function planTruncation(history: readonly HistoryEntry[], options: PlanTr
   };
   history.slice(0, zones.oldStart).forEach(rememberCalls);
 
+  // The thinking of the turn still in its tool loop stays, whatever the zones (Anthropic requires it).
+  const openTurn = findOpenToolTurn(history);
+  // …and so does the thinking of every step of that loop since the step that opened it with thinking (Anthropic
+  // checks the opener; the thinking of the current turn goes back complete).
+  const loopStart = findThinkingToolLoopStart(history);
   const output: HistoryEntry[] = history.slice(0, zones.oldStart);
+  const origins: number[] = output.map((_, index) => index);
   let tokens = tokensBefore;
   let stoppedAt: number | undefined;
   for (let index = zones.oldStart; index < zones.oldEnd; index++) {
@@ -102,10 +116,14 @@ export function planTruncation(history: readonly HistoryEntry[], options: PlanTr
       break;
     }
     rememberCalls(entry);
-    const shortening = shortenEntry(entry, { settings, callsById });
+    const keepThinking =
+      (openTurn !== undefined && index >= openTurn.start && index < openTurn.end) ||
+      (loopStart !== undefined && index >= loopStart);
+    const shortening = shortenEntry(entry, { settings, callsById, keepThinking });
     counts.errorResultsKept += shortening.operations.errorResultsKept;
     if (shortening.entry === entry) {
       output.push(entry);
+      origins.push(index);
       continue;
     }
     // The orchestrator validates a strategy's output and copies every entry it has not validated before, and the
@@ -116,6 +134,7 @@ export function planTruncation(history: readonly HistoryEntry[], options: PlanTr
     const after = replacement === undefined ? 0 : tokenCounter.countEntry(replacement);
     if (after >= before) {
       output.push(entry);
+      origins.push(index);
       continue;
     }
     for (const key of Object.keys(shortening.operations) as (keyof BlockOperationCounts)[]) {
@@ -125,15 +144,20 @@ export function planTruncation(history: readonly HistoryEntry[], options: PlanTr
     else {
       counts.entriesChanged++;
       output.push(replacement);
+      origins.push(index);
     }
     attributeSavings(counts, before - after, shortening.removedChars);
     tokens -= before - after;
   }
   const resumeAt = stoppedAt ?? zones.oldEnd;
-  for (let index = resumeAt; index < history.length; index++) output.push(history[index] as HistoryEntry);
+  for (let index = resumeAt; index < history.length; index++) {
+    output.push(history[index] as HistoryEntry);
+    origins.push(index);
+  }
   counts.tokensSaved = tokensBefore - tokens;
   return {
     history: output,
+    origins,
     zones,
     tokensBefore,
     tokensAfter: tokens,

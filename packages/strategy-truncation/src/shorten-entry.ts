@@ -35,6 +35,16 @@ export interface EntryShorteningContext {
   readonly settings: TruncationSettings;
   /** Tool calls by id, so a response whose `toolName` is empty is still judged by its call's tool. */
   readonly callsById: ReadonlyMap<string, ToolCallBlock>;
+  /**
+   * Keep the entry's thinking whatever `preserveThinking` says: the entry belongs to the assistant turn still in its
+   * tool loop, whose thinking Anthropic requires (`findOpenToolTurn`).
+   * @default false
+   */
+  readonly keepThinking?: boolean;
+}
+
+function isBlankText(block: ContentBlock): boolean {
+  return block.type === 'text' && block.text.trim() === '';
 }
 
 /** Counts with every operation at zero. */
@@ -63,7 +73,8 @@ const operationKeys: Readonly<Record<'messageText' | 'toolParameters' | 'toolRes
  * Applies the old-zone rules to one entry (spec 004 FR-TR-001/002): user and assistant text are kept when preserved,
  * else shortened as message text; tool-call parameters and tool results are shortened by their content type's mode
  * and limits; error results are kept when `preserveErrors`; thinking is kept or dropped whole; attachments that are
- * not kept become a text block with the suppression marker. Never modifies `entry`: changed blocks are copies
+ * not kept become a text block with the suppression marker. An entry left with nothing, or with only blank text, is
+ * removed (`entry` undefined). Never modifies `entry`: changed blocks are copies
  * (their `providerMetadata` kept), unchanged blocks and entries are the same objects.
  *
  * @param entry - An old-zone entry.
@@ -113,7 +124,7 @@ export function shortenEntry(entry: HistoryEntry, context: EntryShorteningContex
         return replacement;
       }
       case 'thinking': {
-        if (settings.preserveThinking) return block;
+        if (settings.preserveThinking || context.keepThinking === true) return block;
         operations.thinkingBlocksDropped++;
         removedChars.thinking += block.thought.length + (block.signature?.length ?? 0);
         return undefined;
@@ -150,5 +161,7 @@ export function shortenEntry(entry: HistoryEntry, context: EntryShorteningContex
     if (next !== undefined) blocks.push(next);
   });
   if (blocks === undefined) return { entry, operations, removedChars };
-  return { entry: blocks.length === 0 ? undefined : { ...entry, blocks }, operations, removedChars };
+  // Providers drop blank text, so an entry left with only that (thinking dropped beside an empty text) would reach
+  // them empty: it is removed like an entry left with nothing.
+  return { entry: blocks.every(isBlankText) ? undefined : { ...entry, blocks }, operations, removedChars };
 }

@@ -67,13 +67,16 @@ export const truncationSettingsSchema = z
     preserveAssistantText: z.boolean().default(true),
     /**
      * Keep tool results that report an error verbatim (`classifyToolResult` from `@ctx/strategy-utils`): they are
-     * usually short, and they are what stops the model from repeating a failed attempt.
+     * usually short, and they are what stops the model from repeating a failed attempt. With
+     * `cutOversizedToolResults`, they are cut to their beginning and end only when cutting every other tool result
+     * does not make the history fit the target.
      * @default true
      */
     preserveErrors: z.boolean().default(true),
     /**
      * Keep thinking blocks in the old zone. Off: they are dropped whole (they cannot be shortened: providers check
-     * their signature), and an entry left with nothing is removed.
+     * their signature), and an entry left with nothing (or only blank text) is removed. The thinking of the
+     * assistant turn still in its tool loop is kept either way: Anthropic rejects the request without it.
      * @default false
      */
     preserveThinking: z.boolean().default(false),
@@ -83,6 +86,15 @@ export const truncationSettingsSchema = z
      * @default false
      */
     stopAtTarget: z.boolean().default(false),
+    /**
+     * Make a tool output larger than the budget fit: tool results in the first message and the recent zone that
+     * alone take more than half the target are cut to their beginning and end, with a marker saying how much was
+     * cut, and when the history is still over the target after truncation the largest results are cut further until
+     * it fits (`cutOversizedToolResults` from `@ctx/core`). Tool calls and results stay paired. Off: the recent zone
+     * is never changed, and a giant newest output can leave the history over the target.
+     * @default true
+     */
+    cutOversizedToolResults: z.boolean().default(true),
   })
   .transform((settings) => ({
     ...settings,

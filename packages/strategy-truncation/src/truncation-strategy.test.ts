@@ -13,6 +13,7 @@ import {
   type JsonValue,
   type ToolResponseBlock,
 } from '@ctx/core';
+import { checkProviderValidity, findNewValidityProblems } from '@ctx/retention';
 import { describe, expect, it } from 'vitest';
 import { aiText, call, contextFor, human, lines, readSession, result, thinking, wordTokenizer } from './test-support/entries.js';
 import type { TruncationSettings, TruncationSettingsInput } from './truncation-settings.js';
@@ -49,6 +50,7 @@ describe('createTruncationStrategy', () => {
       preserveErrors: true,
       preserveThinking: false,
       stopAtTarget: false,
+      cutOversizedToolResults: true,
     });
   });
 
@@ -242,8 +244,9 @@ describe('createTruncationStrategy', () => {
         [lines(40), { truncationMode: 'suppress' }, '⟨ Content suppressed ⟩'],
       ] as const;
       for (const [text, settings, expected] of outputs) {
+        // These small histories stay over the target; cutting results further to fit it is tested on its own.
         const { newHistory } = applied(
-          await createTruncationStrategy(settings).compress(contextFor([human('Go.'), call('a'), result('a', text), ...readSession(3).slice(1)])),
+          await createTruncationStrategy({ ...settings, cutOversizedToolResults: false }).compress(contextFor([human('Go.'), call('a'), result('a', text), ...readSession(3).slice(1)])),
         );
         expect(responseOf(newHistory[2]).result).toBe(expected);
       }
@@ -305,6 +308,54 @@ describe('createTruncationStrategy', () => {
 
     const kept = await createTruncationStrategy({ preserveThinking: true }).compress(contextFor(history));
     expect(kept).toMatchObject({ type: 'no-op', reason: 'too-few-compressible' });
+  });
+
+  it('should keep the thinking of the assistant turn still in its tool loop, even with preserveRecentCount 0 (Anthropic rejects the request without it)', async () => {
+    const openThinking = { type: 'thinking' as const, thought: lines(30, 'plan'), signature: 'sig-open' };
+    const history: HistoryEntry[] = [
+      human('Go.'),
+      { speaker: 'ai', blocks: [{ type: 'thinking', thought: lines(30, 'old plan'), signature: 'sig-old' }, ...call('a').blocks] },
+      result('a', lines(40)),
+      // A prompt after the results ends that turn (encoded, it joins their user message and starts a new turn).
+      human('Now b.'),
+      // Claude Code stores the turn still waiting for the model as a thinking entry, then a call entry.
+      { speaker: 'ai', blocks: [openThinking] },
+      call('b'),
+      result('b', lines(40)),
+    ];
+    for (const preserveRecentCount of [0, 1]) {
+      const { newHistory, metadata } = applied(await createTruncationStrategy({ preserveRecentCount }).compress(contextFor(history)));
+      const openTurn = newHistory.slice(-3, -1);
+      expect(openTurn.flatMap((entry) => entry.blocks), `preserveRecentCount ${preserveRecentCount}`).toEqual([openThinking, ...call('b').blocks]);
+      // The finished turn's thinking still goes.
+      expect(newHistory[1]?.blocks.map((block) => block.type)).toEqual(['tool_call']);
+      expect(metadata.counts).toMatchObject({ thinkingBlocksDropped: 1 });
+    }
+  });
+
+  it('should never leave an assistant entry holding only blank text: it is removed like an entry left with nothing', async () => {
+    for (const blank of ['', ' \n\t ']) {
+      const history: HistoryEntry[] = [
+        human('Go.'),
+        { speaker: 'ai', blocks: [{ type: 'thinking', thought: lines(30), signature: 'sig-1' }, { type: 'text', text: blank }] },
+        human('Continue.'),
+        call('a'),
+        result('a', lines(40)),
+        ...readSession(2).slice(1),
+      ];
+      const context = contextFor(history);
+      const { newHistory, metadata } = applied(await createTruncationStrategy().compress(context));
+      const blankOnly = newHistory.filter(
+        (entry) => entry.speaker === 'ai' && entry.blocks.every((block) => block.type === 'text' && block.text.trim() === ''),
+      );
+      expect(blankOnly, JSON.stringify(blank)).toEqual([]);
+      expect(newHistory).toHaveLength(history.length - 1);
+      expect(metadata.counts).toMatchObject({ thinkingBlocksDropped: 1, entriesRemoved: 1 });
+      expect(findNewValidityProblems(checkProviderValidity({ history: context.history }), checkProviderValidity({ history: newHistory }))).toEqual({
+        anthropic: [],
+        openai: [],
+      });
+    }
   });
 
   it('should keep the shape of structured results and replace attachments whole instead of cutting their data', async () => {
@@ -389,6 +440,65 @@ describe('createTruncationStrategy', () => {
     const outcome = applied(await createTruncationStrategy().compress(contextFor(history)));
     expect(outcome.warnings?.map((warning) => warning.type)).toEqual(['lossy', 'target-not-met']);
     expect(outcome.warnings?.[0]?.message).toMatch(/^shortened 1 tool result in entries 1–2 \(\d+ tokens\); the cut content is not retrievable$/);
+  });
+
+  describe('cutOversizedToolResults: a tool output larger than the budget', () => {
+    const logLines = (count: number) => Array.from({ length: count }, (_, index) => `log ${index} ok`).join('\n');
+    // The newest result, in the recent zone, is alone far larger than the 2,000-token window.
+    const giant = (): HistoryEntry[] => [human('Go.'), ...readSession(4).slice(1, -1), call('log', { command: 'make' }, 'Bash'), result('log', logLines(5_000), { toolName: 'Bash' })];
+    const resultText = (entry: HistoryEntry | undefined) => {
+      const output = responseOf(entry).result;
+      return typeof output === 'string' ? output : JSON.stringify(output);
+    };
+
+    it('should cut it to its beginning and end so the history fits the target, pairs intact', async () => {
+      const context = contextFor(giant(), { contextLimit: 2_000 });
+      const { newHistory, metadata, warnings } = applied(await createTruncationStrategy().compress(context));
+      const counter = createTokenCounter(wordTokenizer());
+      expect(counter.countEntries(newHistory)).toBeLessThanOrEqual(context.budget.targetTokens);
+      expect(findNewToolPairingProblems(context.history, newHistory)).toEqual([]);
+      const kept = resultText(newHistory.at(-1));
+      expect(kept.startsWith('log 0 ok\nlog 1 ok')).toBe(true);
+      expect(kept.endsWith('log 4998 ok\nlog 4999 ok')).toBe(true);
+      expect(kept).toMatch(/lines \([\d,]+ tokens\) of this Bash result were cut by ctx to fit the context window/);
+      expect(metadata.counts).toMatchObject({ toolResultsCut: 1 });
+      // Savings still add up to the real difference, the cut included.
+      expect(metadata.counts?.['tokensSaved']).toBe(counter.countEntries(context.history) - counter.countEntries(newHistory));
+      expect(warnings?.map((warning) => warning.message).join('\n')).toMatch(/cut 1 tool result to its beginning and end.*Bash \(log\) 15,\d{3} → /);
+      expect(warnings?.map((warning) => warning.type)).not.toContain('target-not-met');
+      // The rest of the recent zone is untouched.
+      expect(newHistory.at(-2)).toBe(context.history.at(-2));
+    });
+
+    it('should estimate exactly what compress() does, the cut included', async () => {
+      const strategy = createTruncationStrategy();
+      const estimate = await strategy.estimateReduction?.(contextFor(giant(), { contextLimit: 2_000 }));
+      const { newHistory } = applied(await strategy.compress(contextFor(giant(), { contextLimit: 2_000 })));
+      expect(estimate?.estimatedTokensAfter).toBe(createTokenCounter(wordTokenizer()).countEntries(newHistory));
+    });
+
+    it('should cut results it left whole before error results, and errors only when nothing else is left', async () => {
+      const failure = `Exit code 1\n${logLines(200)}`;
+      const bash = (id: string, output: string) => [call(id, { command: 'make' }, 'Bash'), result(id, output, { toolName: 'Bash' })];
+      // Three results of the same size: cutting them all alike would cut the error too.
+      const history = [human('Go.'), ...bash('fail', failure), ...bash('b', logLines(200)), ...bash('c', logLines(200))];
+      const roomy = applied(await createTruncationStrategy().compress(contextFor(history, { contextLimit: 2_750 })));
+      expect(resultText(roomy.newHistory[2])).toBe(failure);
+      expect(resultText(roomy.newHistory[4])).toMatch(/were cut by ctx/);
+      expect(resultText(roomy.newHistory[6])).toMatch(/were cut by ctx/);
+
+      const tight = applied(await createTruncationStrategy().compress(contextFor(history, { contextLimit: 1_000 })));
+      expect(resultText(tight.newHistory[2])).toMatch(/^Exit code 1\n[\s\S]*were cut by ctx[\s\S]*log 199 ok$/);
+      expect(tight.metadata.counts).toMatchObject({ toolResultsCut: 3 });
+    });
+
+    it('should leave it whole, and say the target was not met, with cutOversizedToolResults: false', async () => {
+      const context = contextFor(giant(), { contextLimit: 2_000 });
+      const { newHistory, metadata, warnings } = applied(await createTruncationStrategy({ cutOversizedToolResults: false }).compress(context));
+      expect(newHistory.at(-1)).toBe(context.history.at(-1));
+      expect(metadata.counts).toMatchObject({ toolResultsCut: 0 });
+      expect(warnings?.map((warning) => warning.type)).toContain('target-not-met');
+    });
   });
 
   it('EC-001: should return a no-op with reason empty-history for an empty history', async () => {

@@ -1,5 +1,6 @@
 import {
   DEFAULT_COMPRESSION_THRESHOLD,
+  describeToolResultCuts,
   getHistoryTokenTarget,
   parseStrategySettings,
   type CompressionContext,
@@ -8,8 +9,9 @@ import {
   type ReductionEstimate,
   type StrategyWarning,
 } from '@ctx/core';
-import { checkCompressionPreconditions } from '@ctx/strategy-utils';
-import { planTruncation, type TruncationCounts, type TruncationPlan } from './plan-truncation.js';
+import { checkCompressionPreconditions, whereCutOutputIs } from '@ctx/strategy-utils';
+import type { TruncationCounts } from './plan-truncation.js';
+import { planWithinBudget, type BudgetedTruncationPlan } from './plan-within-budget.js';
 import {
   truncationSettingsSchema,
   type TruncationSettings,
@@ -44,7 +46,9 @@ function describeOperations(counts: TruncationCounts): string {
  * they are and, in the old zone between them, shortens what is over its limits: tool results to their first
  * `maxToolResultLines` lines, tool-call parameter strings to `maxToolParamChars` characters (`truncate` mode, with a
  * `⟨ … N more lines truncated ⟩` marker), or replaces them with `⟨ Content suppressed ⟩` (`suppress` mode), per
- * content type. User and assistant text and error results are kept by default; old thinking is dropped whole. No
+ * content type. User and assistant text and error results are kept by default; old thinking is dropped whole (the
+ * thinking of the turn still in its tool loop stays). When a tool output is larger than the budget — a giant newest
+ * result — it is cut to its beginning and end so the history fits (`cutOversizedToolResults`, on by default). No
  * model calls; linear time.
  *
  * What it cuts is gone: results carry a `lossy` warning saying how much.
@@ -66,8 +70,8 @@ function describeOperations(counts: TruncationCounts): string {
 export function createTruncationStrategy(settings?: TruncationSettingsInput): CompressionStrategy<TruncationSettings> {
   const resolved = parseStrategySettings(truncationSettingsSchema, settings, name);
 
-  const plan = (context: CompressionContext): TruncationPlan =>
-    planTruncation(context.history, {
+  const plan = (context: CompressionContext): BudgetedTruncationPlan =>
+    planWithinBudget(context.history, {
       settings: resolved,
       tokenCounter: context.tokenCounter,
       targetTokens: getHistoryTokenTarget(context.budget),
@@ -106,16 +110,21 @@ export function createTruncationStrategy(settings?: TruncationSettingsInput): Co
               : `nothing in the ${plural(oldEntries, 'old entry', 'old entries')} is over its limits (or every candidate is preserved)`,
         });
       }
-      const warnings: StrategyWarning[] = [
-        {
+      const warnings: StrategyWarning[] = [];
+      const operations = describeOperations(counts);
+      if (operations !== '') {
+        warnings.push({
           type: 'lossy',
-          message: `${describeOperations(counts)} in entries ${zones.oldStart}–${(result.stoppedAt ?? zones.oldEnd) - 1} (${integer.format(counts.tokensSaved)} tokens); the cut content is not retrievable`,
-        },
-      ];
+          message: `${operations} in entries ${zones.oldStart}–${(result.stoppedAt ?? zones.oldEnd) - 1} (${integer.format(counts.tokensSaved - result.cutTokensSaved)} tokens); the cut content is not retrievable`,
+        });
+      }
+      if (result.resultCuts.length > 0) {
+        warnings.push({ type: 'lossy', message: describeToolResultCuts(result.resultCuts, whereCutOutputIs(context)) });
+      }
       if (result.tokensAfter > target) {
         warnings.push({
           type: 'target-not-met',
-          message: `kept ${integer.format(result.tokensAfter)} tokens, over the target of ${integer.format(target)}: the first and the ${plural(resolved.preserveRecentCount, 'newest message')} and the preserved content are larger`,
+          message: `kept ${integer.format(result.tokensAfter)} tokens, over the target of ${integer.format(target)}: the first and the ${plural(resolved.preserveRecentCount, 'newest message')} and the preserved content are larger${result.resultCuts.length > 0 ? ', even with their largest tool results cut' : ''}`,
         });
       }
       return Promise.resolve({

@@ -1,5 +1,5 @@
 import { createCharacterTokenizer, createSyntheticHistory, createTestCompressionContext } from '@ctx/conformance';
-import { findNewToolPairingProblems, parseHistory, type HistoryEntry } from '@ctx/core';
+import { findNewToolPairingProblems, getHistoryTokenTarget, parseHistory, type HistoryEntry } from '@ctx/core';
 import { checkProviderValidity, findNewValidityProblems, listUserTexts } from '@ctx/retention';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -26,9 +26,25 @@ const settingsArbitrary: fc.Arbitrary<TruncationSettingsInput> = fc.record(
     preserveErrors: fc.boolean(),
     preserveThinking: fc.boolean(),
     stopAtTarget: fc.boolean(),
+    cutOversizedToolResults: fc.boolean(),
   },
   { requiredKeys: [] },
 );
+
+/** The marker `cutOversizedToolResults` (from `@ctx/core`) puts in a tool result it cuts to its beginning and end. */
+const cutMarker = 'were cut by ctx to fit the context window';
+
+/**
+ * A protected entry (first message, recent zone) is passed through as the same object, unless it is a tool entry
+ * whose results were cut to fit the budget: then only their text changed, and it says so.
+ */
+function expectSameOrCut(entry: HistoryEntry | undefined, original: HistoryEntry | undefined, resultsCut: number): void {
+  if (entry === original) return;
+  expect(resultsCut).toBeGreaterThan(0);
+  expect(entry?.speaker).toBe('tool');
+  expect(entry?.blocks.map((block) => block.type)).toEqual(original?.blocks.map((block) => block.type));
+  expect(JSON.stringify(entry?.blocks)).toContain(cutMarker);
+}
 
 /** The thinking blocks of a history, serialized, to compare by value (shortened entries are validated copies). */
 const thinkingOf = (history: readonly HistoryEntry[]) =>
@@ -65,11 +81,29 @@ describe('createTruncationStrategy (properties)', () => {
           const introduced = findNewValidityProblems(checkProviderValidity({ history }), checkProviderValidity({ history: output }));
           expect(introduced).toEqual({ anthropic: [], openai: [] });
 
-          // The first message and the recent zone are passed through as the same objects.
+          // The first message and the recent zone are passed through as the same objects, except tool results cut to
+          // fit the budget (only with cutOversizedToolResults).
+          const resultsCut = outcome.metadata.counts?.['toolResultsCut'] ?? 0;
+          if (strategy.settings?.cutOversizedToolResults === false) expect(resultsCut).toBe(0);
           const zones = selectZones(history, strategy.settings?.preserveRecentCount ?? 5);
-          for (let index = 0; index < zones.oldStart; index++) expect(output[index]).toBe(history[index]);
+          for (let index = 0; index < zones.oldStart; index++) expectSameOrCut(output[index], history[index], resultsCut);
           const recent = history.length - zones.oldEnd;
-          for (let offset = 1; offset <= recent; offset++) expect(output[output.length - offset]).toBe(history[history.length - offset]);
+          for (let offset = 1; offset <= recent; offset++) {
+            expectSameOrCut(output[output.length - offset], history[history.length - offset], resultsCut);
+          }
+          // Over the target only when it says so — and, with cutOversizedToolResults, only once every tool result is
+          // down to the 200 tokens a cut keeps at least.
+          if (counter.countEntries(output) > getHistoryTokenTarget(context.budget)) {
+            expect(outcome.warnings?.map((warning) => warning.type)).toContain('target-not-met');
+            if (strategy.settings?.cutOversizedToolResults === true) {
+              for (const entry of output) {
+                for (const block of entry.blocks) {
+                  if (block.type !== 'tool_response') continue;
+                  expect(counter.countText(typeof block.result === 'string' ? block.result : JSON.stringify(block.result))).toBeLessThanOrEqual(200);
+                }
+              }
+            }
+          }
 
           if (strategy.settings?.preserveUserMessages === true) {
             expect(listUserTexts(output).map((userText) => userText.text)).toEqual(listUserTexts(history).map((userText) => userText.text));

@@ -40,10 +40,17 @@ export { extractActiveTodos, type ExtractActiveTodosOptions } from './extract-ac
 
 // Turns
 export { listAssistantTurns, type AssistantTurn } from './assistant-turns.js';
-export { findSafeCutIndices, isSafeCutIndex } from './safe-cut-indices.js';
+export { findSafeCutIndices, isPairSafeCutIndex, isSafeCutIndex } from './safe-cut-indices.js';
+export { findThinkingToolLoopStart, isBlankEntry } from './open-tool-loop.js';
 
 // User text
 export { findFirstUserMessage, isHarnessEntry, typedPartOf } from './user-typed-text.js';
 
 // Compression
 export { checkCompressionPreconditions, type CompressionPreconditions } from './compression-preconditions.js';
+export {
+  MAX_TOOL_RESULT_SHARE,
+  capOversizedToolResults,
+  whereCutOutputIs,
+  type CappedToolResults,
+} from './cap-oversized-tool-results.js';

@@ -1,5 +1,5 @@
 import type { HistoryEntry } from '@ctx/core';
-import { isSafeCutIndex } from '@ctx/strategy-utils';
+import { isPairSafeCutIndex } from '@ctx/strategy-utils';
 import { findToolCall, type ToolCallLocation } from './find-checkpoint-call.js';
 
 /** Where a watermark cuts a history. */
@@ -17,7 +17,8 @@ export interface WatermarkBoundary {
  * The first entry of the assistant turn that holds the entry at `entryIndex`. Spec 003 keeps the whole assistant
  * message that holds the watermark; in the canonical history one message may be several consecutive `ai` entries
  * (Claude Code stores each block as its own record), and cutting between them would strip calls whose results are
- * kept, so the boundary is the turn's first entry — the nearest pair-safe cut (`isSafeCutIndex`).
+ * kept, so the boundary is the turn's first entry — the nearest pair-safe cut (`isPairSafeCutIndex`: the watermark keeps thinking, so it may cut inside
+ * the turn still in its tool loop).
  *
  * @param history - The canonical history.
  * @param entryIndex - An entry of the turn.
@@ -25,7 +26,7 @@ export interface WatermarkBoundary {
  */
 export function findTurnStart(history: readonly HistoryEntry[], entryIndex: number): number {
   let index = entryIndex;
-  while (index > 0 && !isSafeCutIndex(history, index)) index--;
+  while (index > 0 && !isPairSafeCutIndex(history, index)) index--;
   return index;
 }
 

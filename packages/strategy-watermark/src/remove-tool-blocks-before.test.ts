@@ -59,13 +59,20 @@ describe('removeToolBlocksBefore', () => {
   });
 
   it('should keep thinking by default and drop it whole with removeThinking', () => {
-    const history = parseHistory([human('x'), ai(thinking('plan the read'), call('a')), tool(response('a')), ai(call('w')), tool(response('w'))]);
-    const kept = removeToolBlocksBefore(history, 3);
+    const history = parseHistory([human('x'), ai(thinking('plan the read'), call('a')), tool(response('a')), human('go on'), ai(call('w')), tool(response('w'))]);
+    const kept = removeToolBlocksBefore(history, 4);
     expect(kept.history[1]?.blocks[0]).toBe(history[1]?.blocks[0]);
     expect(kept.counts.thinkingBlocksRemoved).toBe(0);
-    const dropped = removeToolBlocksBefore(history, 3, { removeThinking: true });
-    expect(shape(dropped.history)).toEqual(['human:text', 'ai:tool_call', 'tool:tool_response']);
+    const dropped = removeToolBlocksBefore(history, 4, { removeThinking: true });
+    expect(shape(dropped.history)).toEqual(['human:text', 'human:text', 'ai:tool_call', 'tool:tool_response']);
     expect(dropped.counts).toMatchObject({ thinkingBlocksRemoved: 1, entriesRemoved: 2 });
+  });
+
+  it('should keep the thinking of the turn still in its tool loop even with removeThinking', () => {
+    const history = parseHistory([human('x'), ai(thinking('plan the read'), call('a')), tool(response('a')), ai(call('w')), tool(response('w'))]);
+    const spared = removeToolBlocksBefore(history, 3, { removeThinking: true });
+    expect(shape(spared.history)).toEqual(['human:text', 'ai:thinking', 'ai:tool_call', 'tool:tool_response']);
+    expect(spared.counts.thinkingBlocksRemoved).toBe(0);
   });
 
   it('should keep entry metadata on edited entries', () => {

@@ -1,4 +1,5 @@
 import type { ContentBlock, HistoryEntry } from '@ctx/core';
+import { findThinkingToolLoopStart } from '@ctx/strategy-utils';
 
 /** Options of {@link removeToolBlocksBefore}. */
 export interface RemoveToolBlocksOptions {
@@ -60,8 +61,13 @@ export function removeToolBlocksBefore(
   options: RemoveToolBlocksOptions = {},
 ): ToolBlockRemoval {
   const removeThinking = options.removeThinking ?? false;
-  const isRemoved = (block: ContentBlock) =>
-    block.type === 'tool_call' || block.type === 'tool_response' || (removeThinking && block.type === 'thinking');
+  // The thinking of the turn still in its tool loop stays even with removeThinking: Anthropic rejects the request
+  // when the step that opened that loop lost it (strategy-utils' findThinkingToolLoopStart).
+  const loopStart = findThinkingToolLoopStart(history) ?? history.length;
+  const removerAt = (index: number) => (block: ContentBlock) =>
+    block.type === 'tool_call' ||
+    block.type === 'tool_response' ||
+    (removeThinking && block.type === 'thinking' && index < loopStart);
   const removals: number[] = [];
   const replacements = new Map<number, HistoryEntry>();
   const edited: HistoryEntry[] = [];
@@ -72,6 +78,7 @@ export function removeToolBlocksBefore(
   const end = Math.min(Math.max(boundaryIndex, 0), history.length);
   for (let index = 0; index < end; index++) {
     const entry = history[index] as HistoryEntry;
+    const isRemoved = removerAt(index);
     // Human entries hold only text and media: nothing to remove, and user text stays verbatim.
     if (entry.speaker === 'human' || !entry.blocks.some(isRemoved)) {
       edited.push(entry);

@@ -233,12 +233,24 @@ describe('createWatermarkStrategy', () => {
   });
 
   it('should keep thinking before the watermark by default and drop it whole with removeThinking', async () => {
-    const history = parseHistory([human('x'), ai(thinking('Which file?'), call('a')), tool(response('a')), ...toolTurn('w', { name: checkpoint })]);
+    const history = parseHistory([
+      human('x'),
+      ai(thinking('Which file?'), call('a')),
+      tool(response('a')),
+      human('now the checkpoint'),
+      ...toolTurn('w', { name: checkpoint }),
+    ]);
     const kept = await createWatermarkStrategy().compress(contextFor(history));
-    expect(kept.type === 'applied' && shape(kept.newHistory)).toEqual(['human:text', 'ai:thinking', 'ai:tool_call', 'tool:tool_response']);
+    expect(kept.type === 'applied' && shape(kept.newHistory)).toEqual(['human:text', 'ai:thinking', 'human:text', 'ai:tool_call', 'tool:tool_response']);
     const dropped = await createWatermarkStrategy({ removeThinking: true }).compress(contextFor(history));
-    expect(dropped.type === 'applied' && shape(dropped.newHistory)).toEqual(['human:text', 'ai:tool_call', 'tool:tool_response']);
+    expect(dropped.type === 'applied' && shape(dropped.newHistory)).toEqual(['human:text', 'human:text', 'ai:tool_call', 'tool:tool_response']);
     expect(dropped.type === 'applied' && dropped.warnings?.[0]?.message).toMatch(/removed 1 tool call, 1 tool result, 1 thinking block/);
+  });
+
+  it('should keep the thinking of the turn still in its tool loop even with removeThinking (Anthropic rejects it otherwise)', async () => {
+    const history = parseHistory([human('x'), ai(thinking('Which file?'), call('a')), tool(response('a')), ...toolTurn('w', { name: checkpoint })]);
+    const outcome = await createWatermarkStrategy({ removeThinking: true }).compress(contextFor(history));
+    expect(outcome.type === 'applied' && shape(outcome.newHistory)).toEqual(['human:text', 'ai:thinking', 'ai:tool_call', 'tool:tool_response']);
   });
 
   it('should apply whatever the budget says and warn target-not-met when the result is still over the target', async () => {

@@ -9,6 +9,7 @@ import { InvalidHistoryError } from './invalid-history-error.js';
 import { InvalidSettingsError } from './invalid-settings-error.js';
 import { InvalidStrategyError } from './invalid-strategy-error.js';
 import { InvalidStrategySettingsError } from './invalid-strategy-settings-error.js';
+import { StaleDensityResultError } from './stale-density-result-error.js';
 import { TokenCountError } from './token-count-error.js';
 import { UnknownStrategyError } from './unknown-strategy-error.js';
 
@@ -33,6 +34,11 @@ const subclasses: readonly ErrorSubclass[] = [
     name: 'ContextWindowExceededError',
     isInstance: (value) => ContextWindowExceededError.isInstance(value),
     create: () => new ContextWindowExceededError({ projectedTokens: 2, availableTokens: 1 }),
+  },
+  {
+    name: 'StaleDensityResultError',
+    isInstance: (value) => StaleDensityResultError.isInstance(value),
+    create: () => new StaleDensityResultError({ reason: 'rewritten' }),
   },
   {
     name: 'HistoryLockedError',
@@ -216,10 +222,41 @@ describe('CompressionStrategyError', () => {
 describe('ContextWindowExceededError', () => {
   it('should state the tokens needed and the tokens available', () => {
     const error = new ContextWindowExceededError({ projectedTokens: 210_000, availableTokens: 180_000 });
-    expect(error.message).toContain('needs 210000 tokens');
-    expect(error.message).toContain('only 180000 fit');
+    expect(error.message).toContain('needs 210,000 tokens');
+    expect(error.message).toContain('only 180,000 fit');
+    expect(error.reason).toBe('cannot-shrink-further');
     expect(error.projectedTokens).toBe(210_000);
     expect(error.availableTokens).toBe(180_000);
+  });
+});
+
+describe('ContextWindowExceededError (overhead-too-large)', () => {
+  it('should say that no compression can help when system and tools alone do not fit', () => {
+    const error = new ContextWindowExceededError({
+      projectedTokens: 9_500,
+      availableTokens: 8_000,
+      reason: 'overhead-too-large',
+      overheadTokens: 9_000,
+    });
+    expect(error.message).toContain('alone need 9,000 tokens but only 8,000 fit');
+    expect(error.message).toContain('no compression of the history can make the request fit');
+    expect(error.overheadTokens).toBe(9_000);
+  });
+});
+
+describe('StaleDensityResultError', () => {
+  it('should name the strategy and the first entry that changed', () => {
+    const error = new StaleDensityResultError({
+      strategyName: 'high-density',
+      reason: 'basis-changed',
+      firstChangedIndex: 3,
+      basisLength: 10,
+      historyLength: 9,
+    });
+    expect(error.message).toContain('the density result of strategy "high-density"');
+    expect(error.message).toContain('entry 3 changed');
+    expect(error.message).toContain('nothing was changed');
+    expect(error.firstChangedIndex).toBe(3);
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CompressionStrategyError } from '../errors/compression-strategy-error.js';
 import { HistoryLockedError } from '../errors/history-locked-error.js';
 import { InvalidHistoryError } from '../errors/invalid-history-error.js';
+import { StaleDensityResultError } from '../errors/stale-density-result-error.js';
 import { TokenCountError } from '../errors/token-count-error.js';
 import type { DensityResult } from '../strategy/density-result.js';
 import { ai, human, toolCall, toolResult } from '../test-support/entries.js';
@@ -185,6 +186,47 @@ describe('HistoryService', () => {
       await expect(history.applyDensityResult(density([0]))).rejects.toThrow(HistoryLockedError);
       expect(history.length).toBe(5);
       history.endCompression();
+    });
+  });
+
+  describe('applyDensityResult (stale results)', () => {
+    it('should refuse a result computed on an older history, naming the first changed entry, and change nothing', async () => {
+      const history = await fiveEntries();
+      const basis = history.getRawHistory();
+      // Computed on `basis`: remove entry 3.
+      const stale = density([3]);
+      await history.applyDensityResult(density([0]), { strategyName: 'other', basis });
+      const before = history.getRawHistory();
+      const error: unknown = await history.applyDensityResult(stale, { strategyName: 'late', basis }).catch((caught: unknown) => caught);
+      expect(StaleDensityResultError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ reason: 'basis-changed', firstChangedIndex: 0, strategyName: 'late' });
+      expect(history.getRawHistory()).toBe(before);
+      expect(texts(history)).toEqual(['one one', 'two two two', 'three three three three', 'four']);
+    });
+
+    it('should accept a result whose history only had entries appended since', async () => {
+      const history = await fiveEntries();
+      const basis = history.getRawHistory();
+      history.add(human('five'));
+      await history.applyDensityResult(density([1]), { basis });
+      expect(texts(history)).toEqual(['zero', 'two two two', 'three three three three', 'four', 'five']);
+    });
+
+    it('should refuse a result without basis when the history was rewritten after it was last read', async () => {
+      const history = await fiveEntries();
+      history.getRawHistory();
+      await history.replaceHistory(history.getAll().slice(2));
+      await expect(history.applyDensityResult(density([0]))).rejects.toMatchObject({ name: 'StaleDensityResultError', reason: 'rewritten' });
+      expect(texts(history)).toEqual(['two two two', 'three three three three', 'four']);
+      // Read again, and a result computed on what was read applies.
+      history.getRawHistory();
+      await history.applyDensityResult(density([0]));
+      expect(texts(history)).toEqual(['three three three three', 'four']);
+    });
+
+    it('should still take the strategy name alone', async () => {
+      const history = await fiveEntries();
+      await expect(history.applyDensityResult(density([9]), 'named')).rejects.toThrow(/DensityResult from strategy "named"/);
     });
   });
 

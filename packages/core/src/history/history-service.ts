@@ -1,4 +1,5 @@
 import { HistoryLockedError } from '../errors/history-locked-error.js';
+import { StaleDensityResultError } from '../errors/stale-density-result-error.js';
 import { TokenCountError } from '../errors/token-count-error.js';
 import { applyDensityResultToHistory } from '../strategy/apply-density-result.js';
 import type { DensityResult } from '../strategy/density-result.js';
@@ -8,6 +9,17 @@ import type { TextBlock } from './content-block.js';
 import type { Conversation, ToolDefinition } from './conversation.js';
 import type { HistoryEntry } from './history-entry.js';
 import { parseHistory, parseHistoryEntry, parseSystemInstructions, parseToolDefinitions } from './parse-history.js';
+
+/** Options of {@link HistoryService.applyDensityResult}. */
+export interface ApplyDensityResultOptions {
+  /** Named in error messages. */
+  readonly strategyName?: string;
+  /**
+   * The history the result was computed on: the array `getRawHistory()` returned and `optimize()` received. Each
+   * of its entries must still be at its index; entries appended since are fine.
+   */
+  readonly basis?: readonly HistoryEntry[];
+}
 
 /** What changed in a {@link HistoryService}; delivered to {@link HistoryService.subscribe} listeners. */
 export type HistoryEvent =
@@ -76,6 +88,11 @@ export class HistoryService {
 
   private history: HistoryEntry[] = [];
   private snapshot: readonly HistoryEntry[] | undefined;
+  /**
+   * True when the history was rewritten (not just appended to) since `getRawHistory()` or `getAll()` last handed
+   * its entries out: a density result computed on what they returned would point at the wrong entries.
+   */
+  private rewrittenSinceSnapshot = false;
   private system: readonly TextBlock[];
   private tools: readonly ToolDefinition[];
   private historyTokens = 0;
@@ -129,12 +146,14 @@ export class HistoryService {
     if (this.compressing) throw new HistoryLockedError({ operation: 'clear the history' });
     this.history = [];
     this.snapshot = undefined;
+    this.rewrittenSinceSnapshot = true;
     this.emit({ type: 'cleared' });
     this.scheduleRecount();
   }
 
   /** A mutable copy of the entries (spec 000 `getAll`); the entries themselves are frozen. */
   getAll(): HistoryEntry[] {
+    this.rewrittenSinceSnapshot = false;
     return [...this.history];
   }
 
@@ -152,6 +171,7 @@ export class HistoryService {
    */
   getRawHistory(): readonly HistoryEntry[] {
     this.snapshot ??= Object.freeze([...this.history]);
+    this.rewrittenSinceSnapshot = false;
     return this.snapshot;
   }
 
@@ -211,15 +231,25 @@ export class HistoryService {
    * Validates a density result and applies it atomically (spec 000 §2d): replacements first, then removals, then
    * a token recount. A rejected result leaves the history exactly as it was.
    *
-   * @param strategyName - Named in error messages.
-   * @throws {@link CompressionStrategyError} for conflicting, duplicate or out-of-range indices (ERR-010..013), an
-   *   invalid replacement, or a result that would break tool call / response pairing.
+   * A result's indices point into the history it was computed on. Pass that snapshot (what `getRawHistory()`
+   * returned) as `basis`, and a result computed on an older history is refused instead of removing the wrong
+   * entries; entries appended since do not make it stale (indices of a prefix do not move). Without `basis`, a
+   * result is refused when the history was rewritten (density, compression, clear) after the last
+   * `getRawHistory()` or `getAll()` call: whatever it was computed on is gone.
+   *
+   * @param options - The strategy named in error messages (or that name alone), and the `basis` snapshot.
+   * @throws {@link StaleDensityResultError} when the history changed under the result.
+   * @throws {@link CompressionStrategyError} for a malformed result, conflicting, duplicate or out-of-range indices
+   *   (ERR-010..013), an invalid replacement, or a result that would break tool call / response pairing.
    * @throws {@link HistoryLockedError} during a compression (ERR-030).
    */
-  async applyDensityResult(result: DensityResult, strategyName?: string): Promise<void> {
+  async applyDensityResult(result: DensityResult, options?: string | ApplyDensityResultOptions): Promise<void> {
     if (this.compressing) throw new HistoryLockedError({ operation: 'apply a density result' });
+    const { strategyName, basis } = typeof options === 'string' ? { strategyName: options, basis: undefined } : (options ?? {});
+    this.assertCurrent(basis, strategyName);
     this.history = applyDensityResultToHistory(this.history, result, strategyName);
     this.snapshot = undefined;
+    this.rewrittenSinceSnapshot = true;
     this.emit({ type: 'density-applied', result });
     await this.recalculateTotalTokens();
   }
@@ -233,6 +263,7 @@ export class HistoryService {
   async replaceHistory(entries: readonly HistoryEntry[]): Promise<void> {
     this.history = [...parseHistory(entries)];
     this.snapshot = undefined;
+    this.rewrittenSinceSnapshot = true;
     this.emit({ type: 'history-replaced' });
     await this.recalculateTotalTokens();
   }
@@ -288,6 +319,26 @@ export class HistoryService {
   subscribe(listener: (event: HistoryEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Throws when `basis` (or, without one, the last raw snapshot handed out) is not a prefix of the history. */
+  private assertCurrent(basis: readonly HistoryEntry[] | undefined, strategyName: string | undefined): void {
+    if (basis === undefined) {
+      if (this.rewrittenSinceSnapshot) throw new StaleDensityResultError({ strategyName, reason: 'rewritten' });
+      return;
+    }
+    const entries = this.history;
+    let index = 0;
+    if (basis.length <= entries.length) while (index < basis.length && basis[index] === entries[index]) index++;
+    if (index < basis.length) {
+      throw new StaleDensityResultError({
+        strategyName,
+        reason: 'basis-changed',
+        firstChangedIndex: index,
+        basisLength: basis.length,
+        historyLength: entries.length,
+      });
+    }
   }
 
   private append(entries: HistoryEntry[]): void {

@@ -12,49 +12,13 @@ import type { CompressionResult } from '../strategy/compression-result.js';
 import type { CompressionStrategy } from '../strategy/compression-strategy.js';
 import { createEmptyDensityResult, type DensityResult } from '../strategy/density-result.js';
 import { ai, human, toolCall, toolResult } from '../test-support/entries.js';
+import { dropFirst, keepNewest, selecting, words } from '../test-support/stub-strategies.js';
 import { createWordTokenizer } from '../test-support/word-tokenizer.js';
 import {
   createCompressionOrchestrator,
   type CompressionOrchestratorOptions,
 } from './compression-orchestrator.js';
 import { formatTurnReport } from './format-turn-report.js';
-
-const words = (count: number) => Array.from({ length: count }, (_, index) => `w${index}`).join(' ');
-
-/** A threshold strategy (no model) whose compress() keeps what `select` picks of the history. */
-function selecting(
-  name: string,
-  select: (history: readonly HistoryEntry[]) => readonly HistoryEntry[],
-): CompressionStrategy & { calls: CompressionContext[] } {
-  const calls: CompressionContext[] = [];
-  return {
-    specificationVersion: 'v1',
-    name,
-    requiresLLM: false,
-    trigger: { mode: 'threshold', defaultThreshold: 0.85 },
-    calls,
-    compress(context) {
-      calls.push(context);
-      const newHistory = select(context.history);
-      return Promise.resolve({
-        type: 'applied',
-        newHistory,
-        metadata: {
-          originalMessageCount: context.history.length,
-          compressedMessageCount: newHistory.length,
-          strategyUsed: name,
-          llmCallMade: false,
-        },
-      });
-    },
-  };
-}
-
-/** Keeps only the newest `keep` entries. */
-const keepNewest = (name = 'keep-newest', keep = 1) => selecting(name, (history) => history.slice(-keep));
-
-/** Drops only the oldest entry: it helps, but may leave the request over the line. */
-const dropFirst = (name: string) => selecting(name, (history) => history.slice(1));
 
 /** A continuous strategy whose optimize() removes every entry whose text starts with "stale". */
 function pruneStale(compress?: CompressionStrategy['compress']): CompressionStrategy & { optimizeCalls: number } {
@@ -82,7 +46,8 @@ function setup(
   options: Partial<CompressionOrchestratorOptions> = {},
 ) {
   const history = new HistoryService({ tokenizer: createWordTokenizer(), history: entries });
-  const orchestrator = createCompressionOrchestrator({ history, strategies, contextLimit: 100, ...options });
+  // Uncalibrated unless a test says otherwise: these tests state spec 000's flow in the tokenizer's own counts.
+  const orchestrator = createCompressionOrchestrator({ history, strategies, contextLimit: 100, calibration: false, ...options });
   return { history, orchestrator };
 }
 
@@ -217,6 +182,7 @@ describe('createCompressionOrchestrator', () => {
         history,
         strategies: [strategy],
         contextLimit: 100,
+        calibration: false,
         transcriptPath: '/tmp/session.jsonl',
         getActiveTodos: () => [{ content: 'ship it', status: 'in_progress' }],
       });
@@ -424,19 +390,78 @@ describe('createCompressionOrchestrator', () => {
       expect(history.getRawHistory()).toBe(before);
     });
 
-    it('should not re-attempt every turn, only once the history has grown by 5% of the window', async () => {
-      const strategy = noProgress();
-      const { history, orchestrator } = setup([strategy], [human(words(90))]);
+    it('should retry a model-calling strategy only once the history has grown by 5% of the window', async () => {
+      const strategy = Object.assign(noProgress(), { requiresLLM: true });
+      const { history, orchestrator } = setup([strategy], [human(words(86))]);
       await orchestrator.ensureCompressionBeforeSend();
-      // 93 → 97 tokens: less than 5 (5% of the window) more than the failed attempt.
+      // 89 → 93 tokens: less than 5 (5% of the window) more than the failed attempt.
       history.add(human('a'));
       const skipped = await orchestrator.ensureCompressionBeforeSend();
       expect(skipped.passes[0]).toMatchObject({ outcome: 'no-op', reason: 'no-progress-backoff' });
       expect(strategy.calls).toBe(1);
-      // 101 tokens: grown by 8 since the failed attempt.
+      // 97 tokens: grown by 8 since the failed attempt.
       history.add(human('c'));
       await orchestrator.ensureCompressionBeforeSend();
       expect(strategy.calls).toBe(2);
+    });
+
+    it('should not retry when nothing changed since an attempt that made no progress', async () => {
+      const strategy = noProgress();
+      const { orchestrator } = setup([strategy], [human(words(90))]);
+      await orchestrator.ensureCompressionBeforeSend();
+      const skipped = await orchestrator.ensureCompressionBeforeSend();
+      expect(skipped.passes[0]).toMatchObject({ outcome: 'no-op', reason: 'no-progress-backoff' });
+      expect(skipped.passes[0]?.message).toMatch(/nothing changed since/);
+      expect(strategy.calls).toBe(1);
+    });
+
+    it('should retry a deterministic strategy as soon as the history changed shape, whatever the growth', async () => {
+      // The newest entry is protected: a giant newest tool result cannot be compressed until a turn follows it.
+      const keepsNewestTurn = selecting('protects-newest', (entries) => (entries.length < 3 ? entries : entries.slice(-1)));
+      const { history, orchestrator } = setup(
+        [keepsNewestTurn],
+        [toolCall('c1', { command: 'cat big.log' }, 'Bash'), toolResult('c1', words(90), 'Bash')],
+      );
+      const first = await orchestrator.ensureCompressionBeforeSend();
+      expect(first.passes.at(-1)).toMatchObject({ outcome: 'no-op', reason: 'no-progress' });
+      // A short answer: the history grew by 2 tokens (under 5% of the window), but the giant result is no longer newest.
+      history.add(ai('ok'));
+      const second = await orchestrator.ensureCompressionBeforeSend();
+      expect(second.emergency).toBe(true);
+      expect(keepsNewestTurn.calls).toHaveLength(2);
+      expect(second.passes.at(-1)).toMatchObject({ outcome: 'applied' });
+      expect(history.getTotalTokens()).toBeLessThan(10);
+    });
+
+    it('should make a deterministic strategy wait for growth too while the request still fits (no futile rerun every turn)', async () => {
+      const strategy = noProgress();
+      const { history, orchestrator } = setup([strategy], [human(words(86))]);
+      const first = await orchestrator.ensureCompressionBeforeSend();
+      expect(first).toMatchObject({ emergency: false, request: { fits: true } });
+      history.add(human('a'));
+      const skipped = await orchestrator.ensureCompressionBeforeSend();
+      expect(skipped.passes[0]).toMatchObject({ outcome: 'no-op', reason: 'no-progress-backoff' });
+      expect(skipped.passes[0]?.message).toMatch(/made no progress; retrying once the history grows by 5 tokens/);
+      expect(strategy.calls).toBe(1);
+      history.add(human('c'));
+      await orchestrator.ensureCompressionBeforeSend();
+      expect(strategy.calls).toBe(2);
+    });
+
+    it('should wait for growth after a compression that left the request above its target, instead of compacting every turn', async () => {
+      // Drops only the oldest entry, a short one: under the threshold (85) again, but far above the target (51).
+      const strategy = dropFirst('nibbles');
+      const { history, orchestrator } = setup([strategy], [human('x y z'), human(words(80))]);
+      const first = await orchestrator.ensureCompressionBeforeSend();
+      expect(first.passes.at(-1)).toMatchObject({ outcome: 'applied' });
+      expect(first.request.calibratedTokens).toBeGreaterThan(51);
+
+      history.add(human('a'));
+      const second = await orchestrator.ensureCompressionBeforeSend();
+      expect(second.decision?.compress).toBe(true);
+      expect(second.passes.at(-1)).toMatchObject({ outcome: 'no-op', reason: 'no-progress-backoff' });
+      expect(second.passes.at(-1)?.message).toMatch(/left \d+ tokens, above its target/);
+      expect(strategy.calls).toHaveLength(1);
     });
 
     it('should apply the guard to strategy no-ops too, and let performCompression() force a retry', async () => {
@@ -448,9 +473,8 @@ describe('createCompressionOrchestrator', () => {
           return Promise.resolve({ type: 'no-op', reason: 'too-few-compressible' });
         },
       };
-      const { history, orchestrator } = setup([strategy], [human(words(90))]);
+      const { orchestrator } = setup([strategy], [human(words(90))]);
       await orchestrator.ensureCompressionBeforeSend();
-      history.add(human('x'));
       await orchestrator.ensureCompressionBeforeSend();
       expect(strategy.calls).toBe(1);
       const forced = await orchestrator.performCompression();

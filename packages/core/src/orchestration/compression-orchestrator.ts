@@ -1,29 +1,31 @@
-import { CompressionFailedError } from '../errors/compression-failed-error.js';
-import { CompressionStrategyError } from '../errors/compression-strategy-error.js';
 import { ContextWindowExceededError } from '../errors/context-window-exceeded-error.js';
-import { InvalidHistoryError } from '../errors/invalid-history-error.js';
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
-import type { HistoryEntry } from '../history/history-entry.js';
 import type { HistoryService } from '../history/history-service.js';
-import { parseHistory } from '../history/parse-history.js';
-import { describeToolPairingProblem, findNewToolPairingProblems } from '../history/tool-pairing.js';
 import {
-  densityDefaults,
   parseCompressionSettings,
   type CompressionSettings,
   type CompressionSettingsInput,
 } from '../settings/compression-settings.js';
-import { createCompressionBudget } from '../strategy/compression-budget.js';
-import type { CompressionContext } from '../strategy/compression-context.js';
-import type { CompressionResult } from '../strategy/compression-result.js';
+import { getHistoryTokenTarget } from '../strategy/compression-budget.js';
+import type { StrategyWarning } from '../strategy/compression-result.js';
 import type { CompressionStrategy } from '../strategy/compression-strategy.js';
-import { isEmptyDensityResult, type DensityConfig } from '../strategy/density-result.js';
 import { createStrategyRegistry, type StrategyRegistry } from '../strategy/strategy-registry.js';
 import type { Summarizer } from '../strategy/summarizer.js';
 import type { Todo } from '../strategy/todo.js';
-import { decideCompression, type CompressionDecision } from '../thresholds/decide-compression.js';
-import { resolveThreshold, type ResolvedThreshold } from '../thresholds/resolve-threshold.js';
-import type { PassReport, TurnReport } from './turn-report.js';
+import type { CompressionDecision } from '../thresholds/decide-compression.js';
+import {
+  createTokenCalibration,
+  type CalibrationState,
+  type TokenCalibrationOptions,
+} from '../tokens/token-calibration.js';
+import { resolveEffectiveSettings, type EffectiveCompressionSettings } from './effective-settings.js';
+import { createNoProgressGuard, type AttemptShape } from './no-progress-guard.js';
+import { decideTurn, planRequestBudget, type RequestBudget } from './plan-request-budget.js';
+import { createRequestEstimator, type RequestEstimate, type UsageReport } from './request-estimator.js';
+import { runCompressionChain } from './run-compression-chain.js';
+import { runDensityPass } from './run-density-pass.js';
+import { runEmergencyCut } from './run-emergency-cut.js';
+import type { PassReport, RequestReport, TurnReport } from './turn-report.js';
 
 /** Options of {@link createCompressionOrchestrator}. */
 export interface CompressionOrchestratorOptions {
@@ -31,7 +33,7 @@ export interface CompressionOrchestratorOptions {
   readonly history: HistoryService;
   /** The strategies that may be selected, as a registry or a list. */
   readonly strategies: StrategyRegistry | readonly CompressionStrategy[];
-  /** The model's context window, in tokens. */
+  /** The model's context window, in the provider's tokens. */
   readonly contextLimit: number;
   /**
    * What compression aims for, in tokens of the whole request. By default `threshold × contextLimit × 0.6`
@@ -52,29 +54,29 @@ export interface CompressionOrchestratorOptions {
   /** Where the full transcript is stored, handed to strategies as `transcriptPath`. */
   readonly transcriptPath?: string;
   /**
-   * After a compression that made no progress, the history must grow by this share of the context window before
-   * the same strategy is tried again (the no-progress guard). The emergency path ignores it.
+   * How our token counts are turned into the provider's (spec 002 §5.1, §6.1): every decision multiplies our count
+   * by a correction factor, learnt from the real input sizes you pass to
+   * {@link CompressionOrchestrator.recordUsage} after each model call (1.5 until the first one). `false` turns it
+   * off: decisions use our tokenizer's counts as they are (right only when it is the provider's own tokenizer).
+   * @default { method: 'latest-ratio', initialFactor: 1.5, minFactor: 1, maxFactor: 5 }
+   */
+  readonly calibration?: TokenCalibrationOptions | false;
+  /**
+   * After a threshold-triggered compression that made no progress — nothing applied, or applied but the request is
+   * still above the target — the next threshold-triggered attempt waits until the history has grown by this share
+   * of the context window, so a chain that cannot reach its target does not rewrite the history (and invalidate the
+   * provider's prompt cache, or call a model) on every turn. A rewrite, a settings change or a new calibration
+   * factor retries at once; the emergency path (the request does not fit) never waits.
    * @default 0.05
    */
   readonly retryAfterGrowth?: number;
-  /** Called with every report the orchestrator produces (for logs, UIs, telemetry). */
+  /** Called with every report the orchestrator produces (for logs, UIs, telemetry), including a failed turn's. */
   readonly onReport?: (report: TurnReport) => void;
-}
-
-/** The settings in effect for a profile (spec 004 FR-PA-002 `getEffectiveConfig`). */
-export interface EffectiveCompressionSettings {
-  readonly strategy: string;
-  readonly fallbackStrategies: readonly string[];
-  readonly profile: string;
-  readonly threshold: ResolvedThreshold;
-  readonly contextLimit: number;
-  readonly reservedOutputTokens: number;
-  readonly density: DensityConfig;
 }
 
 /** Options of the orchestrator's run methods. */
 export interface RunOptions {
-  /** Tokens of the message about to be sent, not yet in the history. */
+  /** Tokens (ours) of the message about to be sent, not yet in the history. */
   readonly pendingTokens?: number;
   /** Aborts a long-running (LLM) compression; the history is then left unchanged. */
   readonly signal?: AbortSignal;
@@ -84,9 +86,10 @@ export interface RunOptions {
  * Keeps a history inside the context window, turn by turn: the spec 000 orchestrator (the role `GeminiChat` plays
  * there) and the spec 004 provider manager in one object.
  *
- * Call {@link CompressionOrchestrator.ensureCompressionBeforeSend} before every model call. It runs density
- * optimization when new content arrived since the last run, then compresses when the request passes the threshold,
- * and reports what it did.
+ * Call {@link CompressionOrchestrator.ensureCompressionBeforeSend} before every model call and
+ * {@link CompressionOrchestrator.recordUsage} after it. The first runs density optimization when new content arrived
+ * since the last run, compresses when the request passes the threshold, makes the request fit the window when it
+ * does not, and throws when nothing can; the second teaches it how the provider counts.
  */
 export interface CompressionOrchestrator {
   readonly history: HistoryService;
@@ -94,11 +97,16 @@ export interface CompressionOrchestrator {
 
   /**
    * The per-turn entry point (spec 000 §2b). Serialized: a second call waits for the first (ERR-032).
-   * Runs density optimization if due, decides on the post-optimization tokens (BR-THRESH-005) and compresses if
-   * needed. Errors of `optimize()` and `compress()` propagate (ERR-002, ERR-003) unless fallback strategies are
-   * configured for compression; those are tried in order when the active strategy throws, returns a no-op or
-   * makes no progress, and run on the active strategy's result when it applied but left the request over the
-   * threshold.
+   * Runs density optimization if due, decides on the calibrated post-optimization tokens (BR-THRESH-005) and
+   * compresses if needed: the active strategy, then the configured fallbacks (when one throws, returns a no-op or
+   * makes no progress, or leaves the request over the threshold). If the request still does not fit the window
+   * minus the reserved output tokens, it takes the emergency path ({@link CompressionOrchestrator.enforceContextWindow}).
+   * Errors of `optimize()` and `compress()` propagate (ERR-002, ERR-003) unless fallbacks are configured.
+   *
+   * @returns The report; its `request.fits` is always true.
+   * @throws {@link ContextWindowExceededError} when the request cannot be made to fit (never a silent overflow):
+   *   `reason: 'overhead-too-large'` when system, tools and the pending message alone do not fit (no strategy is
+   *   run), `'cannot-shrink-further'` when everything was tried. What was done is committed and in `error.report`.
    */
   ensureCompressionBeforeSend(options?: RunOptions): Promise<TurnReport>;
   /**
@@ -106,17 +114,41 @@ export interface CompressionOrchestrator {
    * (spec 000 `ensureDensityOptimized`). Serialized with the other run methods. Returns undefined when not due.
    */
   ensureDensityOptimized(): Promise<PassReport | undefined>;
-  /** Compresses now, whatever the threshold says (a user's `/compress`). Ignores the no-progress guard. */
+  /**
+   * Compresses now, whatever the threshold says (a user's `/compress`). Ignores the no-progress guard; does not take
+   * the emergency path (the report's `request.fits` says whether the request fits).
+   */
   performCompression(options?: Pick<RunOptions, 'signal'>): Promise<TurnReport>;
   /**
-   * The emergency path: makes sure the request with `pendingTokens` fits the window minus the reserved output
-   * tokens, running density optimization and then compression regardless of the threshold and the no-progress
-   * guard.
+   * The emergency path: makes the request with `pendingTokens` fit the window minus the reserved output tokens, by
+   * density optimization, then every strategy (regardless of the threshold and the no-progress guard), then cutting
+   * the largest tool results to their beginning and end (tool pairs intact).
+   *
    * @throws {@link ContextWindowExceededError} when it still does not fit.
    */
   enforceContextWindow(options: RunOptions & { readonly pendingTokens: number }): Promise<TurnReport>;
-  /** Whether the request passes the threshold (or the absolute limit), on current tokens. */
+  /** Whether the request passes the threshold (or the absolute limit), on current calibrated tokens. */
   shouldCompress(pendingTokens?: number): CompressionDecision;
+  /**
+   * Feeds one model call's real input size back (spec 002 §5.1): later decisions multiply our counts by
+   * `real ÷ our estimate` of that request (clamped to [1, 5] by default; a moving average optionally). Call it after
+   * every model call, with the usage the provider returned.
+   *
+   * @throws {@link InvalidSettingsError} when a figure is not a whole number of tokens ≥ 0.
+   * @example
+   * ```ts
+   * const response = await anthropic.messages.create(request);
+   * const usage = response.usage;
+   * orchestrator.recordUsage({
+   *   inputTokens: usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0),
+   * });
+   * ```
+   */
+  recordUsage(usage: UsageReport): CalibrationState;
+  /** The calibration in effect: factor, where it comes from, samples seen. */
+  getCalibration(): CalibrationState;
+  /** The request's size now (history + system + tools + `pendingTokens`), ours and calibrated. */
+  estimateRequest(pendingTokens?: number): RequestEstimate;
 
   /** True when content was added since the last density optimization (spec 000 §2a). */
   isDensityDirty(): boolean;
@@ -145,16 +177,7 @@ export interface CompressionOrchestrator {
   dispose(): void;
 }
 
-function now(): number {
-  return globalThis.performance.now();
-}
-
-function isAbortError(error: unknown, signal: AbortSignal | undefined): boolean {
-  return (
-    (signal?.aborted === true && error === signal.reason) ||
-    (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))
-  );
-}
+const integer = new Intl.NumberFormat('en-US');
 
 /**
  * Creates a {@link CompressionOrchestrator}.
@@ -171,7 +194,9 @@ function isAbortError(error: unknown, signal: AbortSignal | undefined): boolean 
  *   contextLimit: 200_000,
  * });
  * history.add(userMessage);
- * const report = await orchestrator.ensureCompressionBeforeSend();
+ * const report = await orchestrator.ensureCompressionBeforeSend(); // throws ContextWindowExceededError if it cannot fit
+ * const response = await callModel(history.getCurated());
+ * orchestrator.recordUsage({ inputTokens: response.usage.inputTokens });
  * ```
  */
 export function createCompressionOrchestrator(options: CompressionOrchestratorOptions): CompressionOrchestrator {
@@ -189,19 +214,31 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
   }
   const retryAfterGrowth = options.retryAfterGrowth ?? 0.05;
   const workspaceRoot = options.workspaceRoot ?? '/';
+  const calibration = createTokenCalibration(options.calibration);
+  const estimator = createRequestEstimator(history, calibration);
+  const guard = createNoProgressGuard(retryAfterGrowth * options.contextLimit);
   let settings = parseCompressionSettings(options.settings, { strategies: registry });
   let thresholdOverride: number | undefined;
   // Starts dirty: content may already be there (spec 000 §2a "init → dirty = true").
   let densityDirty = true;
-  // The no-progress guard: the last compression attempt that did not reduce tokens.
-  let lastNoProgress: { readonly strategy: string; readonly tokens: number } | undefined;
+  // What the no-progress guard keys on.
+  let historyVersion = 0;
+  let rewriteVersion = 0;
+  let settingsVersion = 0;
+  // The last "threshold unreachable" situation reported, so it is reported once, not every turn.
+  let unreachableReported: string | undefined;
   // Serializes every run method (spec 000 `compressionPromise`, ERR-032).
   let queue: Promise<unknown> = Promise.resolve();
 
   const unsubscribe = history.subscribe((event) => {
+    historyVersion += 1;
     // Only turn-loop content makes density due; density edits, compression rebuilds and recounts do not (§2a).
-    if (event.type === 'entries-added') densityDirty = true;
-    if (event.type === 'cleared' || event.type === 'history-replaced') lastNoProgress = undefined;
+    if (event.type === 'entries-added') {
+      densityDirty = true;
+      return;
+    }
+    rewriteVersion += 1;
+    estimator.noteRewrite();
   });
 
   const serialize = <T>(task: () => Promise<T>): Promise<T> => {
@@ -220,52 +257,30 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
   // Fail at creation, not on the first turn, when no strategy can be selected.
   getActiveStrategy();
 
-  const getEffectiveSettings = (profile = settings['compression.profile']): EffectiveCompressionSettings => {
-    const strategy = getActiveStrategy();
-    // Precedence: the session's compression.density.* setting, else the strategy's own setting of that name (so a
-    // strategy created with recencyPruning: true prunes by recency), else spec 000's default.
-    const own = (strategy.settings ?? {}) as Readonly<Record<string, unknown>>;
-    const ownBoolean = (key: string) => (typeof own[key] === 'boolean' ? own[key] : undefined);
-    const ownInteger = (key: string) => (Number.isInteger(own[key]) ? (own[key] as number) : undefined);
-    return {
-      strategy: strategy.name,
-      fallbackStrategies: settings['compression.fallbackStrategies'].filter((name) => name !== strategy.name),
+  const getEffectiveSettings = (profile = settings['compression.profile']): EffectiveCompressionSettings =>
+    resolveEffectiveSettings({
+      strategy: getActiveStrategy(),
+      settings,
       profile,
-      threshold: resolveThreshold({
-        override: thresholdOverride,
-        profile,
-        profileThresholds: settings['compression.profileThresholds'],
-        globalThreshold: settings['compression.threshold'],
-        strategyDefault: strategy.trigger.defaultThreshold,
-      }),
+      thresholdOverride,
       contextLimit: options.contextLimit,
-      reservedOutputTokens: settings['compression.reservedOutputTokens'],
-      density: {
-        readWritePruning:
-          settings['compression.density.readWritePruning'] ??
-          ownBoolean('readWritePruning') ??
-          densityDefaults.readWritePruning,
-        fileDedupe: settings['compression.density.fileDedupe'] ?? ownBoolean('fileDedupe') ?? densityDefaults.fileDedupe,
-        recencyPruning:
-          settings['compression.density.recencyPruning'] ?? ownBoolean('recencyPruning') ?? densityDefaults.recencyPruning,
-        recencyRetention:
-          settings['compression.density.recencyRetention'] ??
-          ownInteger('recencyRetention') ??
-          densityDefaults.recencyRetention,
-        workspaceRoot,
-      },
-    };
-  };
+      workspaceRoot,
+    });
 
-  const shouldCompress = (pendingTokens = 0): CompressionDecision => {
-    const effective = getEffectiveSettings();
-    return decideCompression({
-      currentTokens: history.getTotalTokens(),
-      pendingTokens,
+  const budgetFor = (effective: EffectiveCompressionSettings, pendingTokens: number): RequestBudget =>
+    planRequestBudget({
       contextLimit: options.contextLimit,
       threshold: effective.threshold.value,
       reservedOutputTokens: effective.reservedOutputTokens,
+      targetTokens: options.targetTokens,
+      estimate: estimator.estimate(pendingTokens),
+      overheadTokens: history.getOverheadTokens(),
+      pendingTokens,
     });
+
+  const shouldCompress = (pendingTokens = 0): CompressionDecision => {
+    const effective = getEffectiveSettings();
+    return decideTurn(estimator.estimate(pendingTokens), budgetFor(effective, pendingTokens), effective);
   };
 
   const report = (turn: TurnReport): TurnReport => {
@@ -276,223 +291,9 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
   const runDensity = async (): Promise<PassReport | undefined> => {
     if (!densityDirty) return undefined;
     try {
-      const strategy = getActiveStrategy();
-      if (strategy.optimize === undefined) return undefined;
-      const raw = history.getRawHistory();
-      const tokensBefore = history.getTotalTokens();
-      const started = now();
-      const result = strategy.optimize(raw, getEffectiveSettings().density);
-      const base = { pass: 'density', strategy: strategy.name, tokensBefore, entriesBefore: raw.length } as const;
-      if (isEmptyDensityResult(result)) {
-        return {
-          ...base,
-          outcome: 'no-op',
-          reason: 'nothing-to-optimize',
-          tokensAfter: tokensBefore,
-          entriesAfter: raw.length,
-          durationMs: now() - started,
-          warnings: [],
-          densityMetadata: result.metadata,
-        };
-      }
-      await history.applyDensityResult(result, strategy.name);
-      return {
-        ...base,
-        outcome: 'applied',
-        tokensAfter: history.getTotalTokens(),
-        entriesAfter: history.length,
-        durationMs: now() - started,
-        warnings: [],
-        densityMetadata: result.metadata,
-      };
+      return await runDensityPass(history, getActiveStrategy(), getEffectiveSettings().density);
     } finally {
       densityDirty = false;
-    }
-  };
-
-  const validateCompressedHistory = (
-    strategy: CompressionStrategy,
-    input: readonly HistoryEntry[],
-    output: readonly HistoryEntry[],
-  ): readonly HistoryEntry[] => {
-    let parsed: readonly HistoryEntry[];
-    try {
-      parsed = parseHistory(output, 'newHistory');
-    } catch (error) {
-      if (!InvalidHistoryError.isInstance(error)) throw error;
-      throw new CompressionStrategyError({
-        strategyName: strategy.name,
-        message: `Strategy "${strategy.name}" returned an invalid history:\n${error.message}`,
-        cause: error,
-      });
-    }
-    const problems = findNewToolPairingProblems(input, parsed);
-    if (problems.length > 0) {
-      throw new CompressionStrategyError({
-        strategyName: strategy.name,
-        indices: problems.map((problem) => problem.entryIndex),
-        message: `Strategy "${strategy.name}" returned a history that breaks tool call / response pairing:\n${problems.map((problem) => `  ${describeToolPairingProblem(problem)}`).join('\n')}`,
-      });
-    }
-    return parsed;
-  };
-
-  const runCompression = async ({
-    signal,
-    respectBackoff,
-    stillTooLarge,
-  }: {
-    signal: AbortSignal | undefined;
-    respectBackoff: boolean;
-    /** After a strategy applied: whether the request still needs compressing, so the next fallback runs on it. */
-    stillTooLarge: () => boolean;
-  }): Promise<PassReport[]> => {
-    const effective = getEffectiveSettings();
-    const startTokens = history.getTotalTokens();
-    let tokensBefore = startTokens;
-    let entriesBefore = history.length;
-    let base = { pass: 'compression', tokensBefore, entriesBefore } as const;
-
-    if (
-      respectBackoff &&
-      lastNoProgress !== undefined &&
-      lastNoProgress.strategy === effective.strategy &&
-      tokensBefore < lastNoProgress.tokens + retryAfterGrowth * options.contextLimit
-    ) {
-      return [
-        {
-          ...base,
-          strategy: effective.strategy,
-          outcome: 'no-op',
-          reason: 'no-progress-backoff',
-          message: `the last attempt at ${lastNoProgress.tokens} tokens made no progress; retrying once the history grows by ${Math.ceil(retryAfterGrowth * options.contextLimit)} tokens`,
-          tokensAfter: tokensBefore,
-          entriesAfter: entriesBefore,
-          durationMs: 0,
-          warnings: [],
-        },
-      ];
-    }
-
-    const candidates = [effective.strategy, ...effective.fallbackStrategies];
-    const hasFallbacks = candidates.length > 1;
-    const passes: PassReport[] = [];
-    const failures: { strategyName: string; error: unknown }[] = [];
-    let applied = false;
-
-    history.startCompression();
-    try {
-      for (const [position, name] of candidates.entries()) {
-        const strategy = registry.require(name);
-        tokensBefore = history.getTotalTokens();
-        entriesBefore = history.length;
-        base = { pass: 'compression', tokensBefore, entriesBefore };
-        const context: CompressionContext = {
-          history: Object.freeze(history.getCurated()),
-          system: history.getSystem(),
-          tools: history.getTools(),
-          tokenCounter: history.tokenCounter,
-          budget: createCompressionBudget({
-            contextLimit: options.contextLimit,
-            threshold: effective.threshold.value,
-            overheadTokens: history.getOverheadTokens(),
-            ...(options.targetTokens === undefined ? {} : { targetTokens: options.targetTokens }),
-          }),
-          activeTodos: options.getActiveTodos?.(),
-          transcriptPath: options.transcriptPath,
-          summarizer: options.summarizer,
-          signal,
-        };
-        const started = now();
-        let result: CompressionResult;
-        let newHistory: readonly HistoryEntry[] = [];
-        try {
-          signal?.throwIfAborted();
-          result = await strategy.compress(context);
-          if (result.type === 'applied') newHistory = validateCompressedHistory(strategy, context.history, result.newHistory);
-        } catch (error) {
-          // Without fallbacks the strategy's own error reaches the caller (spec 000 ERR-003).
-          if (!hasFallbacks || isAbortError(error, signal)) throw error;
-          failures.push({ strategyName: name, error });
-          passes.push({
-            ...base,
-            strategy: name,
-            outcome: 'failed',
-            message: error instanceof Error ? error.message : String(error),
-            tokensAfter: tokensBefore,
-            entriesAfter: entriesBefore,
-            durationMs: now() - started,
-            warnings: [{ type: 'fallback', message: `${name} failed; trying the next strategy` }],
-            error,
-          });
-          continue;
-        }
-
-        if (result.type === 'no-op') {
-          passes.push({
-            ...base,
-            strategy: name,
-            outcome: 'no-op',
-            reason: result.reason,
-            ...(result.message === undefined ? {} : { message: result.message }),
-            tokensAfter: tokensBefore,
-            entriesAfter: entriesBefore,
-            durationMs: now() - started,
-            warnings: result.warnings ?? [],
-          });
-          // An abort ends the attempt; otherwise this strategy cannot help, and the next fallback may.
-          if (result.reason === 'aborted') return passes;
-          continue;
-        }
-
-        const tokensAfter = history.tokenCounter.countEntries(newHistory) + history.getOverheadTokens();
-        if (tokensAfter >= tokensBefore) {
-          passes.push({
-            ...base,
-            strategy: name,
-            outcome: 'no-op',
-            reason: 'no-progress',
-            message: `the result had ${tokensAfter} tokens, not fewer than ${tokensBefore}; the history was left unchanged`,
-            tokensAfter: tokensBefore,
-            entriesAfter: entriesBefore,
-            durationMs: now() - started,
-            warnings: result.warnings ?? [],
-          });
-          continue;
-        }
-
-        await history.replaceHistory(newHistory);
-        applied = true;
-        lastNoProgress = undefined;
-        const next = candidates[position + 1];
-        // A strategy that helped but left the request over the line hands what it left to the next fallback
-        // ("mechanical first, LLM or truncation after", spec 004 FR-CS-003).
-        const handOver = next !== undefined && stillTooLarge();
-        const tokensLeft = history.getTotalTokens();
-        passes.push({
-          ...base,
-          strategy: name,
-          outcome: 'applied',
-          tokensAfter: tokensLeft,
-          entriesAfter: history.length,
-          durationMs: now() - started,
-          warnings: [
-            ...(result.warnings ?? []),
-            ...(handOver
-              ? [{ type: 'fallback' as const, message: `${tokensLeft} tokens are still over the line after ${name}; running ${next} on its result` }]
-              : []),
-          ],
-          compressionMetadata: result.metadata,
-        });
-        if (!handOver) return passes;
-      }
-      if (applied) return passes;
-      // Nothing was applied. Every candidate threw: that is a failure. Otherwise some said no: back off.
-      if (failures.length === candidates.length) throw new CompressionFailedError({ failures });
-      lastNoProgress = { strategy: effective.strategy, tokens: startTokens };
-      return passes;
-    } finally {
-      history.endCompression();
     }
   };
 
@@ -503,37 +304,183 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
     await history.waitForTokenUpdates();
     const tokensBefore = history.getTotalTokens();
     const passes: PassReport[] = [];
+    const warnings: StrategyWarning[] = [];
     if (mode !== 'forced') {
       const density = await runDensity();
       if (density !== undefined) passes.push(density);
     }
-    const threshold = getEffectiveSettings().threshold;
-    let decision: CompressionDecision | undefined;
-    const overThreshold = () => shouldCompress(pendingTokens).compress;
-    if (mode === 'threshold') {
-      decision = shouldCompress(pendingTokens);
-      if (decision.compress) {
-        passes.push(...(await runCompression({ signal, respectBackoff: true, stillTooLarge: overThreshold })));
+    const effective = getEffectiveSettings();
+    // Decisions of the whole turn use the calibration it started with; a compaction resets it at the end.
+    const budget = () => budgetFor(effective, pendingTokens);
+    const estimate = () => estimator.estimate(pendingTokens);
+    const doesNotFit = () => estimate().calibratedTokens > budget().availableTokens;
+    const overThreshold = () => decideTurn(estimate(), budget(), effective).compress;
+    let compacted = false;
+    let chainAttempted = false;
+    let emergency = false;
+    const chainNames = () => [effective.strategy, ...effective.fallbackStrategies];
+
+    const finish = (decision: CompressionDecision | undefined): TurnReport => {
+      const now = estimate();
+      const availableTokens = budget().availableTokens;
+      const request: RequestReport = {
+        estimatedTokens: now.estimatedTokens,
+        calibratedTokens: now.calibratedTokens,
+        overheadTokens: now.overheadTokens,
+        availableTokens,
+        fits: now.calibratedTokens <= availableTokens,
+        calibration: now.calibration,
+      };
+      if (compacted) calibration.resetAfterCompaction();
+      estimator.noteChecked(pendingTokens);
+      return report({
+        passes,
+        decision,
+        threshold: effective.threshold,
+        tokensBefore,
+        tokensAfter: history.getTotalTokens(),
+        request,
+        emergency,
+        warnings,
+      });
+    };
+
+    /**
+     * Something was applied: when the request is still above the target, the next threshold trigger would compact
+     * again right away (thrashing), so the guard waits for growth from here; otherwise it forgets past failures.
+     */
+    const noteApplied = async (chain: readonly string[]): Promise<void> => {
+      compacted = true;
+      await history.waitForTokenUpdates();
+      if (estimate().calibratedTokens <= budget().targetTokens) {
+        guard.clear();
+        return;
       }
-    } else if (mode === 'forced') {
-      passes.push(...(await runCompression({ signal, respectBackoff: false, stillTooLarge: overThreshold })));
+      guard.recordShortfall({
+        chain,
+        historyVersion,
+        rewriteVersion,
+        settingsVersion,
+        factor: calibration.getFactor(),
+        tokens: history.getTotalTokens(),
+      });
+    };
+
+    /**
+     * Runs the fallback chain unless the no-progress guard says it cannot turn out differently: `all` respects the
+     * guard, `unchanged` (the emergency path) skips only when nothing at all changed since an attempt that made no
+     * progress, `none` always runs (a forced compression).
+     */
+    const attemptChain = async (respect: 'all' | 'unchanged' | 'none', stillTooLarge: () => boolean): Promise<void> => {
+      const strategies = chainNames().map((name) => registry.require(name));
+      const shape: AttemptShape = {
+        chain: strategies.map((strategy) => strategy.name),
+        historyVersion,
+        rewriteVersion,
+        settingsVersion,
+        factor: calibration.getFactor(),
+        tokens: history.getTotalTokens(),
+      };
+      if (respect !== 'none') {
+        const verdict = guard.check(shape);
+        if (verdict.skip && (respect === 'all' || verdict.why === 'unchanged')) {
+          passes.push({
+            pass: 'compression',
+            strategy: effective.strategy,
+            outcome: 'no-op',
+            reason: 'no-progress-backoff',
+            message: verdict.message,
+            tokensBefore: shape.tokens,
+            tokensAfter: shape.tokens,
+            entriesBefore: history.length,
+            entriesAfter: history.length,
+            durationMs: 0,
+            warnings: [],
+          });
+          return;
+        }
+      }
+      chainAttempted = true;
+      const outcome = await runCompressionChain({
+        history,
+        strategies,
+        budget: () => budget().strategyBudget,
+        stillTooLarge,
+        signal,
+        summarizer: options.summarizer,
+        activeTodos: options.getActiveTodos?.(),
+        transcriptPath: options.transcriptPath,
+      });
+      passes.push(...outcome.passes);
+      if (outcome.applied) {
+        await noteApplied(shape.chain);
+      } else if (!outcome.aborted) {
+        guard.recordNoProgress(shape);
+      }
+    };
+
+    const fail = (reason: 'overhead-too-large' | 'cannot-shrink-further', decision: CompressionDecision | undefined): never => {
+      const turn = finish(decision);
+      throw new ContextWindowExceededError({
+        projectedTokens: turn.request.calibratedTokens,
+        availableTokens: turn.request.availableTokens,
+        reason,
+        overheadTokens: turn.request.overheadTokens + estimate().pendingTokens,
+        report: turn,
+      });
+    };
+
+    const start = budget();
+    if (!start.thresholdReachable) {
+      const key = `${start.thresholdTokens}:${estimate().overheadTokens + estimate().pendingTokens}`;
+      if (unreachableReported !== key) {
+        unreachableReported = key;
+        warnings.push({
+          type: 'threshold-unreachable',
+          message: `the system instructions, tool definitions and pending message alone take ${integer.format(estimate().overheadTokens + estimate().pendingTokens)} tokens, over the threshold of ${integer.format(start.thresholdTokens)}: compression runs only when the request would not fit the window (${integer.format(start.availableTokens)} tokens)`,
+        });
+      }
     } else {
-      const available = options.contextLimit - settings['compression.reservedOutputTokens'];
-      const doesNotFit = () => history.getTotalTokens() + pendingTokens > available;
-      if (doesNotFit()) passes.push(...(await runCompression({ signal, respectBackoff: false, stillTooLarge: doesNotFit })));
-      const projectedTokens = history.getTotalTokens() + pendingTokens;
-      if (projectedTokens > available) {
-        report({ passes, decision, threshold, tokensBefore, tokensAfter: history.getTotalTokens() });
-        throw new ContextWindowExceededError({ projectedTokens, availableTokens: available });
+      unreachableReported = undefined;
+    }
+    if (mode !== 'forced' && !start.fitsAtAll) return fail('overhead-too-large', undefined);
+
+    if (mode === 'forced') {
+      await attemptChain('none', overThreshold);
+      await history.waitForTokenUpdates();
+      return finish(undefined);
+    }
+
+    let decision: CompressionDecision | undefined;
+    if (mode === 'threshold') {
+      decision = decideTurn(estimate(), start, effective);
+      if (decision.compress) await attemptChain('all', overThreshold);
+    }
+    if (doesNotFit()) {
+      // The emergency path: every strategy (unless nothing changed since they last could not help), then the cut of
+      // the largest tool results. An aborted caller is not sending; it gets the abort, not a half-done emergency.
+      signal?.throwIfAborted();
+      emergency = true;
+      if (!chainAttempted) await attemptChain('unchanged', doesNotFit);
+      signal?.throwIfAborted();
+      if (doesNotFit()) {
+        const cut = await runEmergencyCut(history, {
+          maxHistoryTokens: getHistoryTokenTarget(budget().strategyBudget),
+          transcriptPath: options.transcriptPath,
+        });
+        passes.push(cut);
+        if (cut.outcome === 'applied') await noteApplied(chainNames());
       }
+      if (doesNotFit()) return fail('cannot-shrink-further', decision);
     }
     await history.waitForTokenUpdates();
-    return report({ passes, decision, threshold, tokensBefore, tokensAfter: history.getTotalTokens() });
+    return finish(decision);
   };
 
   const updateSettings = (patch: CompressionSettingsInput) => {
     const previousStrategy = activeStrategyName();
     settings = parseCompressionSettings({ ...settings, ...patch }, { strategies: registry });
+    settingsVersion += 1;
     // A newly selected continuous strategy should see the whole history on the next send.
     if (activeStrategyName() !== previousStrategy) densityDirty = true;
   };
@@ -546,6 +493,9 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
     performCompression: (runOptions = {}) => serialize(() => runTurn(runOptions, 'forced')),
     enforceContextWindow: (runOptions) => serialize(() => runTurn(runOptions, 'emergency')),
     shouldCompress,
+    recordUsage: (usage) => estimator.recordUsage(usage),
+    getCalibration: () => calibration.getState(),
+    estimateRequest: (pendingTokens = 0) => estimator.estimate(pendingTokens),
     isDensityDirty: () => densityDirty,
     getActiveStrategy,
     setActiveStrategy: (name) => updateSettings({ 'compression.strategy': name }),
@@ -558,6 +508,7 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
         });
       }
       thresholdOverride = threshold;
+      settingsVersion += 1;
     },
     getEffectiveSettings,
     dispose: unsubscribe,

@@ -21,8 +21,10 @@ function formatCounts(pass: PassReport): string | undefined {
   return done.length === 0 ? undefined : done.map(([operation, count]) => `${operation} ${integer.format(count)}`).join(', ');
 }
 
+const passLabels = { density: 'Density', compression: 'Compression', emergency: 'Emergency cut' } as const;
+
 function formatPass(pass: PassReport): string {
-  const label = `${pass.pass === 'density' ? 'Density' : 'Compression'} (${pass.strategy})`;
+  const label = `${passLabels[pass.pass]} (${pass.strategy})`;
   const timing = formatDuration(pass.durationMs);
   if (pass.outcome === 'applied') {
     return `${label}: ${integer.format(pass.tokensBefore)} → ${integer.format(pass.tokensAfter)} tokens (${percentChange(pass.tokensBefore, pass.tokensAfter)}), ${pass.entriesBefore} → ${pass.entriesAfter} entries, ${timing}`;
@@ -31,23 +33,36 @@ function formatPass(pass: PassReport): string {
   return `${label}: ${why}${pass.message === undefined ? '' : ` — ${pass.message}`}, ${timing}`;
 }
 
+/** `request 14,567 of 191,808 tokens (12,345 counted × 1.18 measured)`: what the decisions were made on. */
+function formatRequest(report: TurnReport): string {
+  const { request } = report;
+  const { calibration } = request;
+  const calibrated =
+    calibration.source === 'off'
+      ? `${integer.format(request.estimatedTokens)} counted, not calibrated`
+      : `${integer.format(request.estimatedTokens)} counted × ${calibration.factor.toFixed(2)} ${calibration.source === 'measured' ? 'measured' : calibration.source === 'reset' ? 'measured, reset after a compaction' : 'before any usage was reported'}`;
+  const path = report.emergency ? '; it did not fit, so the emergency path ran' : '';
+  return `request ${integer.format(request.calibratedTokens)} of ${integer.format(request.availableTokens)} tokens (${calibrated})${path}${request.fits ? '' : ' — DOES NOT FIT'}`;
+}
+
 /**
  * Renders a turn report as the short text spec 004 NFR-U-002 describes: one line per pass with tokens before and
  * after, the change, entries and time, then the operation counts the strategy reported (non-zero ones), its
- * warnings, and the total.
+ * warnings, and the total with the request as the decisions saw it (calibrated, against the tokens available).
  *
  * @example
  * ```text
  * Context compressed (threshold 85% from strategy-default):
  *  - Density (high-density): 18,340 → 15,020 tokens (-18%), 42 → 38 entries, 0.2 ms
  *    done: readWritePairsPruned 4
- *  - Total: 18,340 → 15,020 tokens (-18%) in 0.2 ms
+ *  - Total: 18,340 → 15,020 tokens (-18%) in 0.2 ms; request 17,724 of 191,808 tokens (15,020 counted × 1.18 measured)
  * ```
  */
 export function formatTurnReport(report: TurnReport): string {
   const threshold = `threshold ${(report.threshold.value * 100).toFixed(0)}% from ${report.threshold.source}`;
+  const turnWarnings = report.warnings.map((warning) => `   warning (${warning.type}): ${warning.message}`);
   if (report.passes.length === 0) {
-    return `Nothing to do (${integer.format(report.tokensAfter)} tokens, ${threshold}).`;
+    return [`Nothing to do (${formatRequest(report)}, ${threshold}).`, ...turnWarnings].join('\n');
   }
   // A turn whose passes all said no must not read as if something was compressed.
   const changed = report.passes.some((pass) => pass.outcome === 'applied');
@@ -59,9 +74,10 @@ export function formatTurnReport(report: TurnReport): string {
     for (const warning of pass.warnings) lines.push(`   warning (${warning.type}): ${warning.message}`);
   }
   for (const warning of report.threshold.warnings) lines.push(`   warning (settings): ${warning}`);
+  lines.push(...turnWarnings);
   const total = report.passes.reduce((sum, pass) => sum + pass.durationMs, 0);
   lines.push(
-    ` - Total: ${integer.format(report.tokensBefore)} → ${integer.format(report.tokensAfter)} tokens (${percentChange(report.tokensBefore, report.tokensAfter)}) in ${formatDuration(total)}`,
+    ` - Total: ${integer.format(report.tokensBefore)} → ${integer.format(report.tokensAfter)} tokens (${percentChange(report.tokensBefore, report.tokensAfter)}) in ${formatDuration(total)}; ${formatRequest(report)}`,
   );
   return lines.join('\n');
 }

@@ -2,10 +2,18 @@ import type { CompressionMetadata, NoOpReason, StrategyWarning } from '../strate
 import type { DensityResultMetadata } from '../strategy/density-result.js';
 import type { CompressionDecision } from '../thresholds/decide-compression.js';
 import type { ResolvedThreshold } from '../thresholds/resolve-threshold.js';
+import type { CalibrationState } from '../tokens/token-calibration.js';
 
-/** What one pass (density optimization or compression by one strategy) did. */
+/** What one pass (density optimization, compression by one strategy, or the emergency cut) did. */
 export interface PassReport {
-  readonly pass: 'density' | 'compression';
+  /**
+   * - `density`: the active strategy's `optimize()`.
+   * - `compression`: one strategy's `compress()` (the active one or a fallback).
+   * - `emergency`: the orchestrator's last resort when the request still did not fit the window: the largest tool
+   *   results were cut to their beginning and end (see `cutOversizedToolResults`).
+   */
+  readonly pass: 'density' | 'compression' | 'emergency';
+  /** The strategy that ran; `cut-oversized-tool-results` for the emergency pass. */
   readonly strategy: string;
   /** `failed` only appears when fallback strategies are configured; without them the error is thrown. */
   readonly outcome: 'applied' | 'no-op' | 'failed';
@@ -13,7 +21,10 @@ export interface PassReport {
   readonly reason?: NoOpReason;
   /** A sentence for the user about a no-op or failure. */
   readonly message?: string;
-  /** Tokens of the whole request (history + system + tools) before and after the pass. */
+  /**
+   * Tokens of the whole request (history + system + tools) before and after the pass, as our tokenizer counts
+   * them (uncalibrated: the turn's `request` has the calibrated figure).
+   */
   readonly tokensBefore: number;
   readonly tokensAfter: number;
   readonly entriesBefore: number;
@@ -23,10 +34,33 @@ export interface PassReport {
   readonly warnings: readonly StrategyWarning[];
   /** Per-operation counts of a density pass. */
   readonly densityMetadata?: DensityResultMetadata;
-  /** What a compression pass reported. */
+  /** What a compression (or emergency) pass reported. */
   readonly compressionMetadata?: CompressionMetadata;
   /** The error of a `failed` pass. */
   readonly error?: unknown;
+}
+
+/**
+ * The request as it stands after the turn's passes: its size in our tokens and calibrated to the provider's count,
+ * what fits, and whether it does. `fits: false` never leaves `ensureCompressionBeforeSend()` or
+ * `enforceContextWindow()` without a {@link ContextWindowExceededError}.
+ */
+export interface RequestReport {
+  /** History + system + tools + the pending message, as our tokenizer counts them. */
+  readonly estimatedTokens: number;
+  /**
+   * The same request calibrated to the provider's count: what every decision uses. `estimatedTokens × factor`, and
+   * never less than the provider's last real count plus what was added since (when only content was added).
+   */
+  readonly calibratedTokens: number;
+  /** Tokens of the system instructions and tool definitions, calibrated. */
+  readonly overheadTokens: number;
+  /** The window minus the tokens reserved for the model's answer. */
+  readonly availableTokens: number;
+  /** `calibratedTokens ≤ availableTokens`. */
+  readonly fits: boolean;
+  /** The calibration in effect for this turn's decisions. */
+  readonly calibration: CalibrationState;
 }
 
 /** Everything one orchestrator call did (spec 004 NFR-U-002 "visual feedback"). */
@@ -37,6 +71,19 @@ export interface TurnReport {
   readonly decision: CompressionDecision | undefined;
   /** The threshold in effect and where it came from. */
   readonly threshold: ResolvedThreshold;
+  /** Tokens of the request (history + system + tools) before and after the turn, uncalibrated. */
   readonly tokensBefore: number;
   readonly tokensAfter: number;
+  /** The request after the turn, calibrated, and whether it fits. */
+  readonly request: RequestReport;
+  /**
+   * True when the request did not fit the window after the threshold pass, so the emergency path ran (every
+   * strategy again, then the cut of the largest tool results): compression here was required, not chosen.
+   */
+  readonly emergency: boolean;
+  /**
+   * What the user should know about the turn as a whole, e.g. that the system instructions and tool definitions
+   * alone reach the threshold (reported once, not every turn), or that the no-progress guard skipped compression.
+   */
+  readonly warnings: readonly StrategyWarning[];
 }

@@ -34,8 +34,18 @@ export interface StrategyWarning {
    * - `target-not-met`: the result is smaller but still over the target.
    * - `floor-hit`: a minimum (e.g. entries kept) stopped the strategy early.
    * - `fallback`: another strategy or a mechanical fallback was used.
+   * - `threshold-unreachable`: the part of the request no strategy may change (system instructions, tool
+   *   definitions, the pending message) alone reaches the threshold; compression then runs only when the request
+   *   would not fit the window.
    */
-  readonly type: 'lossy' | 'unsupported' | 'target-not-met' | 'floor-hit' | 'fallback' | 'other';
+  readonly type:
+    | 'lossy'
+    | 'unsupported'
+    | 'target-not-met'
+    | 'floor-hit'
+    | 'fallback'
+    | 'threshold-unreachable'
+    | 'other';
   readonly message: string;
 }
 

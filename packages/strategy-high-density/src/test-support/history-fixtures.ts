@@ -133,13 +133,28 @@ export function aiText(text: string): HistoryEntry {
 }
 
 /**
+ * A few lines of source, long enough that replacing an earlier copy of it with the dedup marker saves tokens.
+ *
+ * @param path - Named in the first line, so copies of different files differ.
+ * @param version - Named in the first line too, so versions of one file differ.
+ */
+export function fileBody(path: string, version = 'v1'): string {
+  return [
+    `// body of ${path} (${version})`,
+    'export function parseLines(input: string): string[] {',
+    "  return input.split('\\n').map((line) => line.trim()).filter((line) => line.length > 0);",
+    '}',
+  ].join('\n');
+}
+
+/**
  * One file `@`-included in a human message, between the delimiters of spec 000 BR-DEDUP-001, with nothing after the
  * closing delimiter.
  *
  * @param path - The file path in the opening delimiter.
  * @param body - The file content.
  */
-export function inclusionText(path: string, body = `body of ${path}`): string {
+export function inclusionText(path: string, body = fileBody(path)): string {
   return `--- ${path} ---\n${body}\n--- End of content ---`;
 }
 

@@ -1,0 +1,190 @@
+import { CompressionFailedError } from '../errors/compression-failed-error.js';
+import { CompressionStrategyError } from '../errors/compression-strategy-error.js';
+import { InvalidHistoryError } from '../errors/invalid-history-error.js';
+import type { HistoryEntry } from '../history/history-entry.js';
+import type { HistoryService } from '../history/history-service.js';
+import { parseHistory } from '../history/parse-history.js';
+import { describeToolPairingProblem, findNewToolPairingProblems } from '../history/tool-pairing.js';
+import type { CompressionBudget } from '../strategy/compression-budget.js';
+import type { CompressionContext } from '../strategy/compression-context.js';
+import type { CompressionResult } from '../strategy/compression-result.js';
+import type { CompressionStrategy } from '../strategy/compression-strategy.js';
+import type { Summarizer } from '../strategy/summarizer.js';
+import type { Todo } from '../strategy/todo.js';
+import type { PassReport } from './turn-report.js';
+
+/** Inputs of {@link runCompressionChain}. */
+export interface CompressionChainInput {
+  readonly history: HistoryService;
+  /** The active strategy first, then the fallbacks, in order. */
+  readonly strategies: readonly CompressionStrategy[];
+  /** The budget of each `compress()` call; recomputed before each strategy (the request changed). */
+  readonly budget: () => CompressionBudget;
+  /** After a strategy applied: whether the request still needs compressing, so the next one runs on its result. */
+  readonly stillTooLarge: () => boolean;
+  readonly signal?: AbortSignal | undefined;
+  readonly summarizer?: Summarizer | undefined;
+  readonly activeTodos?: readonly Todo[] | undefined;
+  readonly transcriptPath?: string | undefined;
+}
+
+/** What {@link runCompressionChain} did. */
+export interface CompressionChainOutcome {
+  readonly passes: readonly PassReport[];
+  /** True when some strategy's result replaced the history. */
+  readonly applied: boolean;
+  /** True when the chain ended because the signal was aborted (a strategy's `aborted` no-op). */
+  readonly aborted: boolean;
+}
+
+function now(): number {
+  return globalThis.performance.now();
+}
+
+function isAbortError(error: unknown, signal: AbortSignal | undefined): boolean {
+  return (
+    (signal?.aborted === true && error === signal.reason) ||
+    (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))
+  );
+}
+
+/** Checks a strategy's new history (schema, pairing) before it may replace the history. */
+function validateCompressedHistory(
+  strategy: CompressionStrategy,
+  input: readonly HistoryEntry[],
+  output: readonly HistoryEntry[],
+): readonly HistoryEntry[] {
+  let parsed: readonly HistoryEntry[];
+  try {
+    parsed = parseHistory(output, 'newHistory');
+  } catch (error) {
+    if (!InvalidHistoryError.isInstance(error)) throw error;
+    throw new CompressionStrategyError({
+      strategyName: strategy.name,
+      message: `Strategy "${strategy.name}" returned an invalid history:\n${error.message}`,
+      cause: error,
+    });
+  }
+  const problems = findNewToolPairingProblems(input, parsed);
+  if (problems.length > 0) {
+    throw new CompressionStrategyError({
+      strategyName: strategy.name,
+      indices: problems.map((problem) => problem.entryIndex),
+      message: `Strategy "${strategy.name}" returned a history that breaks tool call / response pairing:\n${problems.map((problem) => `  ${describeToolPairingProblem(problem)}`).join('\n')}`,
+    });
+  }
+  return parsed;
+}
+
+/**
+ * The fallback chain (spec 004 NFR-R-002, "mechanical first, LLM or truncation after", FR-CS-003): runs the active
+ * strategy's `compress()`, validates its result and commits it atomically; when it throws, returns a no-op or makes
+ * no progress, the next strategy runs on the same history; when it applied but left the request too large, the
+ * next one runs on its result. Without fallbacks a strategy's error reaches the caller unchanged (spec 000
+ * ERR-003); with them, only when every strategy threw ({@link CompressionFailedError}). An abort ends the chain.
+ * Marks the history as compressing for the whole chain, so entries added meanwhile are queued, not lost.
+ */
+export async function runCompressionChain(input: CompressionChainInput): Promise<CompressionChainOutcome> {
+  const { history, strategies, signal } = input;
+  const hasFallbacks = strategies.length > 1;
+  const passes: PassReport[] = [];
+  const failures: { strategyName: string; error: unknown }[] = [];
+  let applied = false;
+
+  history.startCompression();
+  try {
+    for (const [position, strategy] of strategies.entries()) {
+      const tokensBefore = history.getTotalTokens();
+      const entriesBefore = history.length;
+      const base = { pass: 'compression', strategy: strategy.name, tokensBefore, entriesBefore } as const;
+      const context: CompressionContext = {
+        history: Object.freeze(history.getCurated()),
+        system: history.getSystem(),
+        tools: history.getTools(),
+        tokenCounter: history.tokenCounter,
+        budget: input.budget(),
+        activeTodos: input.activeTodos,
+        transcriptPath: input.transcriptPath,
+        summarizer: input.summarizer,
+        signal,
+      };
+      const started = now();
+      let result: CompressionResult;
+      let newHistory: readonly HistoryEntry[] = [];
+      try {
+        signal?.throwIfAborted();
+        result = await strategy.compress(context);
+        if (result.type === 'applied') newHistory = validateCompressedHistory(strategy, context.history, result.newHistory);
+      } catch (error) {
+        if (!hasFallbacks || isAbortError(error, signal)) throw error;
+        failures.push({ strategyName: strategy.name, error });
+        passes.push({
+          ...base,
+          outcome: 'failed',
+          message: error instanceof Error ? error.message : String(error),
+          tokensAfter: tokensBefore,
+          entriesAfter: entriesBefore,
+          durationMs: now() - started,
+          warnings: [{ type: 'fallback', message: `${strategy.name} failed; trying the next strategy` }],
+          error,
+        });
+        continue;
+      }
+
+      if (result.type === 'no-op') {
+        passes.push({
+          ...base,
+          outcome: 'no-op',
+          reason: result.reason,
+          ...(result.message === undefined ? {} : { message: result.message }),
+          tokensAfter: tokensBefore,
+          entriesAfter: entriesBefore,
+          durationMs: now() - started,
+          warnings: result.warnings ?? [],
+        });
+        if (result.reason === 'aborted') return { passes, applied, aborted: true };
+        continue;
+      }
+
+      const tokensAfter = history.tokenCounter.countEntries(newHistory) + history.getOverheadTokens();
+      if (tokensAfter >= tokensBefore) {
+        passes.push({
+          ...base,
+          outcome: 'no-op',
+          reason: 'no-progress',
+          message: `the result had ${tokensAfter} tokens, not fewer than ${tokensBefore}; the history was left unchanged`,
+          tokensAfter: tokensBefore,
+          entriesAfter: entriesBefore,
+          durationMs: now() - started,
+          warnings: result.warnings ?? [],
+        });
+        continue;
+      }
+
+      await history.replaceHistory(newHistory);
+      applied = true;
+      const next = strategies[position + 1];
+      const handOver = next !== undefined && input.stillTooLarge();
+      const tokensLeft = history.getTotalTokens();
+      passes.push({
+        ...base,
+        outcome: 'applied',
+        tokensAfter: tokensLeft,
+        entriesAfter: history.length,
+        durationMs: now() - started,
+        warnings: [
+          ...(result.warnings ?? []),
+          ...(handOver
+            ? [{ type: 'fallback' as const, message: `${tokensLeft} tokens are still over the line after ${strategy.name}; running ${next.name} on its result` }]
+            : []),
+        ],
+        compressionMetadata: result.metadata,
+      });
+      if (!handOver) return { passes, applied, aborted: false };
+    }
+    if (!applied && failures.length === strategies.length) throw new CompressionFailedError({ failures });
+    return { passes, applied, aborted: false };
+  } finally {
+    history.endCompression();
+  }
+}

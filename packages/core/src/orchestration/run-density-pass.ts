@@ -1,0 +1,53 @@
+import type { HistoryService } from '../history/history-service.js';
+import type { CompressionStrategy } from '../strategy/compression-strategy.js';
+import { isEmptyDensityResult, type DensityConfig } from '../strategy/density-result.js';
+import type { PassReport } from './turn-report.js';
+
+function now(): number {
+  return globalThis.performance.now();
+}
+
+/**
+ * One density pass (spec 000 `ensureDensityOptimized`, after the dirty check): the strategy's `optimize()` on the
+ * raw history, applied atomically — tied to the snapshot it was computed on — when it found something (EC-042).
+ * Errors of `optimize()` and of applying its result propagate (ERR-002, ERR-010..013).
+ *
+ * @returns The pass report, or undefined when the strategy does not optimize.
+ */
+export async function runDensityPass(
+  history: HistoryService,
+  strategy: CompressionStrategy,
+  config: DensityConfig,
+): Promise<PassReport | undefined> {
+  if (strategy.optimize === undefined) return undefined;
+  const raw = history.getRawHistory();
+  const tokensBefore = history.getTotalTokens();
+  const started = now();
+  const result = strategy.optimize(raw, config);
+  const base = { pass: 'density', strategy: strategy.name, tokensBefore, entriesBefore: raw.length } as const;
+  // A malformed result is not "empty": applying it raises the typed error that says what is wrong with it.
+  const wellFormed =
+    typeof result === 'object' && result !== null && Array.isArray(result.removals) && result.replacements instanceof Map;
+  if (wellFormed && isEmptyDensityResult(result)) {
+    return {
+      ...base,
+      outcome: 'no-op',
+      reason: 'nothing-to-optimize',
+      tokensAfter: tokensBefore,
+      entriesAfter: raw.length,
+      durationMs: now() - started,
+      warnings: [],
+      densityMetadata: result.metadata,
+    };
+  }
+  await history.applyDensityResult(result, { strategyName: strategy.name, basis: raw });
+  return {
+    ...base,
+    outcome: 'applied',
+    tokensAfter: history.getTotalTokens(),
+    entriesAfter: history.length,
+    durationMs: now() - started,
+    warnings: [],
+    densityMetadata: result.metadata,
+  };
+}

@@ -1,0 +1,78 @@
+import type { HistoryEntry } from '@ctx/core';
+
+/**
+ * True for an entry a provider request does not carry: no blocks, or only text blocks of whitespace. Provider codecs
+ * drop such entries (Anthropic rejects empty content), so the entries around one meet: a blank `human` entry between
+ * two tool steps is no turn boundary once encoded.
+ */
+export function isBlankEntry(entry: HistoryEntry): boolean {
+  return entry.blocks.every((block) => block.type === 'text' && block.text.trim() === '');
+}
+
+const openLoops = new WeakMap<readonly HistoryEntry[], number | undefined>();
+
+/**
+ * Where the assistant turn still in its tool loop starts, when it opened with thinking — the entries a strategy must
+ * not cut into.
+ *
+ * A history ends in an open tool loop when its last non-blank entry is a `tool` entry, or `human` entries that follow
+ * one (encoded into the same user message as those results): the model called tools and is about to see their
+ * results. With extended thinking on, Anthropic requires the assistant message that opened that
+ * loop (the first assistant message after the last user message, preceding the lastmost tool use and result blocks)
+ * to start with its thinking block; earlier turns may lose theirs ("Preserving thinking blocks" in Anthropic's
+ * extended-thinking docs; the API answers 400 "a final `assistant` message must start with a thinking block").
+ * Cutting the history anywhere after that opener drops it and leaves a later step, without thinking, opening the
+ * loop: a request Anthropic rejects.
+ *
+ * Blank entries are skipped the way codecs drop them. Cached per history array (histories are frozen snapshots).
+ *
+ * @param history - The canonical history.
+ * @returns The index of the loop's first `ai` entry when it (or an `ai` entry right after it, the same turn) carries
+ *   a thinking block; undefined when the history does not end in a tool loop, or its opener has no thinking.
+ * @example
+ * ```ts
+ * // [human "fix it", ai [thinking, call a], tool a, ai [call b], tool b]
+ * findThinkingToolLoopStart(history); // 1: keep history[1…] whole, or drop the whole loop
+ * ```
+ */
+export function findThinkingToolLoopStart(history: readonly HistoryEntry[]): number | undefined {
+  if (openLoops.has(history)) return openLoops.get(history);
+  const start = locate(history);
+  openLoops.set(history, start);
+  return start;
+}
+
+/** A non-blank human entry, or a tool entry with something beside its results (a reminder the harness appended). */
+function boundsToolLoop(entry: HistoryEntry): boolean {
+  if (isBlankEntry(entry)) return false;
+  if (entry.speaker === 'human') return true;
+  return (
+    entry.speaker === 'tool' &&
+    entry.blocks.some((block) => block.type !== 'tool_response' && !(block.type === 'text' && block.text.trim() === ''))
+  );
+}
+
+function locate(history: readonly HistoryEntry[]): number | undefined {
+  // Human entries right after the last tool results (an interruption notice, a prompt typed while tools ran) are
+  // encoded into the same user message as those results: the request still ends in the loop.
+  let last = history.length - 1;
+  while (last >= 0 && (isBlankEntry(history[last] as HistoryEntry) || history[last]?.speaker === 'human')) last--;
+  if (last < 0 || history[last]?.speaker !== 'tool') return undefined;
+  // The request's last user message: those results (and what the codec merges into them). Before it, the loop is
+  // bounded by a user message with anything beside tool results: a human entry, or a tool entry carrying text.
+  let finalStart = last;
+  while (finalStart > 0 && (history[finalStart - 1]?.speaker === 'tool' || isBlankEntry(history[finalStart - 1] as HistoryEntry))) {
+    finalStart--;
+  }
+  let user = finalStart - 1;
+  while (user >= 0 && !boundsToolLoop(history[user] as HistoryEntry)) user--;
+  let opener = user + 1;
+  while (opener <= last && (history[opener]?.speaker !== 'ai' || isBlankEntry(history[opener] as HistoryEntry))) opener++;
+  for (let index = opener; index <= last; index++) {
+    const entry = history[index] as HistoryEntry;
+    if (isBlankEntry(entry)) continue;
+    if (entry.speaker !== 'ai') break;
+    if (entry.blocks.some((block) => block.type === 'thinking')) return opener;
+  }
+  return undefined;
+}
