@@ -27,5 +27,15 @@ export {
   type PropertyValidityFailure,
   type PropertyValidityReport,
 } from './property-validity.js';
-export { buildRandomHistory, randomHistory, randomHistorySpec, type RandomHistorySpec } from './random-history.js';
+export {
+  buildRandomHistory,
+  randomHistory,
+  randomHistorySpec,
+  type CallOutcome,
+  type CallSpec,
+  type RandomHistoryEnding,
+  type RandomHistorySpec,
+  type StepSpec,
+  type TurnSpec,
+} from './random-history.js';
 export { createSyntheticHistory, type SyntheticHistoryOptions } from './synthetic-history.js';

@@ -22,17 +22,18 @@ const thinking = fc.oneof(
 const files = ['/repo/src/a.ts', '/repo/src/b.ts', '/repo/README.md'];
 
 /** What a call returns: a normal result, one larger than any budget the check uses, a failure, or an interruption. */
-type Outcome = { readonly kind: 'normal' } | { readonly kind: 'huge'; readonly size: number } | { readonly kind: 'error' } | { readonly kind: 'interrupted' };
+export type CallOutcome = { readonly kind: 'normal' } | { readonly kind: 'huge'; readonly size: number } | { readonly kind: 'error' } | { readonly kind: 'interrupted' };
 
-interface CallSpec {
+/** One generated tool call: which tool, on which file, and how it turns out. */
+export interface CallSpec {
   readonly tool: 'Read' | 'Edit' | 'Write' | 'Bash';
   readonly file: string;
   /** Which content the file has when read: the same version twice makes duplicate reads. */
   readonly version: number;
-  readonly outcome: Outcome;
+  readonly outcome: CallOutcome;
 }
 
-const outcome: fc.Arbitrary<Outcome> = fc.oneof(
+const outcome: fc.Arbitrary<CallOutcome> = fc.oneof(
   { weight: 6, arbitrary: fc.constant({ kind: 'normal' as const }) },
   { weight: 2, arbitrary: fc.integer({ min: 4_000, max: 60_000 }).map((size) => ({ kind: 'huge' as const, size })) },
   { weight: 1, arbitrary: fc.constant({ kind: 'error' as const }) },
@@ -47,7 +48,7 @@ const callSpec: fc.Arbitrary<CallSpec> = fc.record({
 });
 
 /** One step of a tool loop: an assistant message with parallel calls, then their results. */
-interface StepSpec {
+export interface StepSpec {
   readonly thinking: ThinkingBlock | undefined;
   readonly preamble: string | undefined;
   readonly calls: readonly CallSpec[];
@@ -66,7 +67,7 @@ const step: fc.Arbitrary<StepSpec> = fc.record({
 });
 
 /** A user prompt, then zero or more tool steps, then maybe an answer. */
-interface TurnSpec {
+export interface TurnSpec {
   readonly prompt: string;
   readonly steps: readonly StepSpec[];
   readonly answer: { readonly thinking: ThinkingBlock | undefined; readonly text: string } | undefined;
@@ -79,12 +80,12 @@ const turn: fc.Arbitrary<TurnSpec> = fc.record({
 });
 
 /** How the history ends: answered, still in its tool loop (results are the last entries), or with a call cut off. */
-type Ending = 'answered' | 'in-tool-loop' | 'unanswered-call';
+export type RandomHistoryEnding = 'answered' | 'in-tool-loop' | 'unanswered-call';
 
 /** The generated shape of a random history; {@link buildRandomHistory} turns it into entries. */
 export interface RandomHistorySpec {
   readonly turns: readonly TurnSpec[];
-  readonly ending: Ending;
+  readonly ending: RandomHistoryEnding;
   readonly finalStep: StepSpec;
 }
 
@@ -97,7 +98,7 @@ export interface RandomHistorySpec {
  */
 export const randomHistorySpec: fc.Arbitrary<RandomHistorySpec> = fc.record({
   turns: fc.array(turn, { minLength: 1, maxLength: 6 }),
-  ending: fc.constantFrom<Ending>('answered', 'in-tool-loop', 'in-tool-loop', 'unanswered-call'),
+  ending: fc.constantFrom<RandomHistoryEnding>('answered', 'in-tool-loop', 'in-tool-loop', 'unanswered-call'),
   finalStep: step,
 });
 

@@ -5,7 +5,7 @@ export {
   type ValidityProblem,
 } from './provider-validity.js';
 export { findNewValidityProblems } from './find-new-validity-problems.js';
-export type { ToolLoopMessage } from './provider-validity-tool-loop.js';
+export { findAnthropicToolLoop, type ToolLoopMessage } from './provider-validity-tool-loop.js';
 
 // User texts
 export { listUserTexts, type UserText } from './list-user-texts.js';
