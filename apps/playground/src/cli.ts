@@ -79,8 +79,13 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     ),
   )
     .addOption(new Option('--epoch <which>', 'whole session, or what the model saw at the end').choices(['all', 'last']).default('all'))
-    .option('--out <file>', 'write the compressed conversation here')
-    .addOption(new Option('--format <format>', 'format of --out').choices(outputFormats).default('ctx'))
+    .option('--out <file>', 'write the compressed conversation here (a new file; never the input)')
+    .addOption(
+      new Option('--format <format>', 'format of --out (default: from its name: x.json is ctx, x.<format>.json that format)').choices(
+        outputFormats,
+      ),
+    )
+    .option('--force', 'replace an existing --out file', false)
     .option('--json', 'print the report as JSON', false)
     .action(async (file: string, options: Omit<CompressCommandOptions, 'strategies'> & { strategy: string }) => {
       exitCode = await runCompressCommand(file, { ...options, strategies: options.strategy }, io);

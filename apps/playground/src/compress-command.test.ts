@@ -1,14 +1,22 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ctx } from './test-support/run-ctx.js';
 import { findCorpusDirectory } from './corpus.js';
 import { demoTranscriptPath } from './demo-transcript.js';
 import { readTranscriptFile } from './read-transcripts.js';
 
 
-const temporaryDirectory = () => mkdtemp(join(tmpdir(), 'ctx-compress-'));
+const createdDirectories: string[] = [];
+const temporaryDirectory = async () => {
+  const directory = await mkdtemp(join(tmpdir(), 'ctx-compress-'));
+  createdDirectories.push(directory);
+  return directory;
+};
+afterEach(async () => {
+  await Promise.all(createdDirectories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })));
+});
 
 describe('ctx compress', () => {
   it('should print the per-pass report with tokens, percent, time, warnings, retention and validity', async () => {
@@ -74,10 +82,104 @@ describe('ctx compress', () => {
     expect((await ctx('compress', demoTranscriptPath, '--strategy', 'top-down-truncation', '--epoch', 'first')).code).toBe(2);
     expect(await ctx('compress', demoTranscriptPath, '--strategy', 'top-down-truncation', '--budget', '-5')).toMatchObject({
       code: 1,
-      stderr: 'ctx: --budget expects a whole number of tokens, got -5',
+      stderr: 'ctx: --budget expects a whole number of tokens from 0 to 100,000,000, got -5',
     });
     const written = await ctx('compress', demoTranscriptPath, '--strategy', 'top-down-truncation', '--out', '/nonexistent-dir/x.json');
     expect(written.stderr).toMatch(/^ctx: --out \/nonexistent-dir\/x\.json: cannot write \(ENOENT\)$/);
+  });
+});
+
+
+describe('ctx compress --out', () => {
+  const compress = (input: string, ...rest: string[]) => ctx('compress', input, '--strategy', 'top-down-truncation', ...rest);
+  /** A copy of the demo session in a fresh directory: the user's data that must survive. */
+  const userSession = async () => {
+    const directory = await temporaryDirectory();
+    const session = join(directory, 'session.json');
+    await copyFile(demoTranscriptPath, session);
+    return { directory, session, original: await readFile(session, 'utf8') };
+  };
+
+  it('should refuse an --out that is the input file, however it is spelled, and leave the input untouched', async () => {
+    const { directory, session, original } = await userSession();
+    await mkdir(join(directory, 'sub'));
+    await symlink(session, join(directory, 'alias.json'));
+    await link(session, join(directory, 'hard.json'));
+    const spellings = [session, join(directory, 'sub', '..', 'session.json'), join(directory, 'alias.json'), join(directory, 'hard.json')];
+    for (const out of spellings) {
+      for (const extra of [[], ['--force']]) {
+        const result = await compress(session, '--out', out, ...extra);
+        expect(result.code, out).toBe(1);
+        expect(result.stdout, out).toBe('');
+        expect(result.stderr, out).toMatch(/^ctx: --out .*: expected a file other than the input .*session\.json/);
+        expect(result.stderr.split('\n'), out).toHaveLength(1);
+      }
+    }
+    const selected = await compress(`${session}#1`, '--out', session, '--force');
+    expect(selected.code).toBe(1);
+    expect(selected.stderr).toMatch(/expected a file other than the input/);
+    expect(await readFile(session, 'utf8')).toBe(original);
+  });
+
+  it('should refuse to overwrite an existing file without --force, naming the file', async () => {
+    const directory = await temporaryDirectory();
+    const out = join(directory, 'keep.json');
+    await writeFile(out, 'precious\n');
+    const refused = await compress(demoTranscriptPath, '--out', out);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(`ctx: --out ${out}: expected a new file, found an existing one; pass --force to replace it`);
+    expect(await readFile(out, 'utf8')).toBe('precious\n');
+
+    const forced = await compress(demoTranscriptPath, '--out', out, '--force');
+    expect(forced.code).toBe(0);
+    expect((JSON.parse(await readFile(out, 'utf8')) as { format: string }).format).toBe('ctx.conversation.v1');
+    expect(await readdir(directory)).toEqual(['keep.json']);
+  });
+
+  it('should leave only the finished file in the directory (no temporary file)', async () => {
+    const directory = await temporaryDirectory();
+    const result = await compress(demoTranscriptPath, '--out', join(directory, 'out.json'));
+    expect(result.code).toBe(0);
+    expect(await readdir(directory)).toEqual(['out.json']);
+  });
+
+  it('should write ctx JSON for a .json name, which ctx inspect reads back', async () => {
+    const directory = await temporaryDirectory();
+    const out = join(directory, 'x.json');
+    const result = await compress(demoTranscriptPath, '--out', out);
+    expect(result.stdout).toMatch(/Wrote .*x\.json \(ctx\)/);
+    const inspected = await ctx('inspect', out, '--json');
+    expect(inspected.code).toBe(0);
+    const [file] = (JSON.parse(inspected.stdout) as { files: { format: string; entries: number }[] }).files;
+    expect(file?.format).toBe('ctx');
+    expect(file?.entries).toBeGreaterThan(0);
+    expect(file?.entries).toBeLessThan(104);
+  });
+
+  it('should take the format from a .<format>.json name', async () => {
+    const directory = await temporaryDirectory();
+    const out = join(directory, 'x.anthropic.json');
+    expect((await compress(demoTranscriptPath, '--out', out)).code).toBe(0);
+    expect((await readTranscriptFile(out))[0]?.format).toBe('anthropic-messages');
+    const contradicted = await compress(demoTranscriptPath, '--out', join(directory, 'y.anthropic.json'), '--format', 'openai');
+    expect(contradicted.code).toBe(1);
+    expect(contradicted.stderr).toMatch(/^ctx: --out .*y\.anthropic\.json: the name says --format anthropic but --format openai was given/);
+  });
+
+  it('should refuse a .jsonl name, since every format writes one JSON document, and write nothing', async () => {
+    const directory = await temporaryDirectory();
+    for (const extra of [[], ['--format', 'anthropic'], ['--format', 'ctx', '--force']]) {
+      const result = await compress(demoTranscriptPath, '--out', join(directory, 'x.jsonl'), ...extra);
+      expect(result.code, extra.join(' ')).toBe(1);
+      expect(result.stderr, extra.join(' ')).toMatch(/^ctx: --out .*x\.jsonl: expected a \.json name: every --format \(ctx, anthropic, openai, gemini, ai-sdk\) writes one JSON document, not JSON lines/);
+    }
+    const unknown = await compress(demoTranscriptPath, '--out', join(directory, 'x.txt'));
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^ctx: --out .*x\.txt: cannot tell the format from the name; .*--format/);
+    expect(await readdir(directory)).toEqual([]);
+    // With an explicit --format, any name other than .jsonl is the user's choice.
+    expect((await compress(demoTranscriptPath, '--out', join(directory, 'x.txt'), '--format', 'gemini')).code).toBe(0);
+    expect((await readTranscriptFile(join(directory, 'x.txt')))[0]?.format).toBe('gemini-content');
   });
 });
 
@@ -94,7 +196,7 @@ describe.skipIf(corpus === undefined)('ctx compress on the recorded corpus', () 
       for (const session of sessions) {
         const target = sessions.length > 1 ? session.label : path;
         const out = join(directory, 'out.json');
-        const result = await ctx('compress', target, '--strategy', 'top-down-truncation', '--out', out, '--format', 'anthropic', '--json');
+        const result = await ctx('compress', target, '--strategy', 'top-down-truncation', '--out', out, '--format', 'anthropic', '--force', '--json');
         expect(result.stderr, target).toBe('');
         expect(result.code, target).toBe(0);
         const [reread] = await readTranscriptFile(out);

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { findPrototypeKeys, PROTOTYPE_KEYS } from '@ctx/core';
 import { CliError } from './cli-io.js';
 
 /** Settings per strategy name, as given on the command line. */
@@ -61,6 +62,8 @@ export async function readStrategySettingsInput(options: {
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw new CliError(`--config ${options.config}: expected an object keyed by strategy name`);
     }
+    const [forbidden] = findPrototypeKeys(parsed);
+    if (forbidden !== undefined) throw new CliError(`--config ${options.config}: ${forbidden.path}: ${forbidden.message}`);
     for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
         throw new CliError(`--config ${options.config}: settings of "${name}" must be an object`);
@@ -79,7 +82,13 @@ export async function readStrategySettingsInput(options: {
         `--set ${assignment}: expected <strategy>.<option>=<value> with a known strategy (${options.knownNames.join(', ')})`,
       );
     }
-    setPath(forStrategy(name), key.slice(name.length + 1).split('.'), parseValue(assignment.slice(equals + 1)));
+    const path = key.slice(name.length + 1).split('.');
+    const value = parseValue(assignment.slice(equals + 1));
+    const forbidden = path.find((part) => PROTOTYPE_KEYS.has(part)) ?? findPrototypeKeys(value)[0]?.path.split('.').at(-1);
+    if (forbidden !== undefined) {
+      throw new CliError(`--set ${assignment}: expected option names, got "${forbidden}", which would reach the object prototype`);
+    }
+    setPath(forStrategy(name), path, value);
   }
   return settings;
 }

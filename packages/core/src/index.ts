@@ -166,6 +166,7 @@ export {
   type CompressionSettingsInput,
   type SettingDescriptor,
 } from './settings/compression-settings.js';
+export { findPrototypeKeys, PROTOTYPE_KEYS } from './settings/find-prototype-keys.js';
 
 // Orchestration
 export {

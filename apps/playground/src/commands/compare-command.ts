@@ -10,7 +10,7 @@ import { createProgress } from '../progress.js';
 import { readTranscriptFile, readTranscripts, type LoadedTranscript } from '../read-transcripts.js';
 import { resolveStrategies, type StrategyCommandOptions } from '../resolve-strategies.js';
 import { createTokenizer, type TokenizerName } from '../tokenizers.js';
-import { validateRunOptions } from '../validate-run-options.js';
+import { MAX_RUNS, validateRunOptions } from '../validate-run-options.js';
 
 /** Options of `ctx compare`, as parsed from the command line. */
 export interface CompareCommandOptions extends StrategyCommandOptions {
@@ -98,8 +98,8 @@ function shortName(label: string): string {
  */
 export async function runCompareCommand(paths: readonly string[], options: CompareCommandOptions, io: CliIo): Promise<number> {
   validateRunOptions(options);
-  if (!(Number.isInteger(options.runs) && options.runs >= 1)) {
-    throw new CliError(`--runs expects a whole number ≥ 1, got ${options.runs}`);
+  if (!(Number.isInteger(options.runs) && options.runs >= 1 && options.runs <= MAX_RUNS)) {
+    throw new CliError(`--runs expects a whole number from 1 to ${MAX_RUNS}, got ${options.runs}`);
   }
   const strategies = await resolveStrategies(options);
   const tokenCounter = createTokenCounter(await createTokenizer(options.tokenizer));

@@ -1,13 +1,14 @@
-import { writeFile } from 'node:fs/promises';
 import { createTokenCounter, formatTurnReport, type FormatWarning } from '@ctx/core';
 import { CliError, type CliIo } from '../cli-io.js';
 import { measureCompression, type CompressionMeasurement } from '../measure-compression.js';
 import { encodeConversation, type OutputFormat } from '../output-formats.js';
+import { resolveOutputTarget } from '../output-target.js';
 import { readTranscripts, type LoadedTranscript, type TranscriptView } from '../read-transcripts.js';
 import { resolveStrategies, type StrategyCommandOptions } from '../resolve-strategies.js';
 import { runPipeline } from '../run-pipeline.js';
 import { createTokenizer, type TokenizerName } from '../tokenizers.js';
 import { validateRunOptions } from '../validate-run-options.js';
+import { writeFileAtomically } from '../write-file-atomically.js';
 
 /** Options of `ctx compress`, as parsed from the command line. */
 export interface CompressCommandOptions extends StrategyCommandOptions {
@@ -16,7 +17,10 @@ export interface CompressCommandOptions extends StrategyCommandOptions {
   readonly threshold?: number;
   readonly epoch: 'last' | 'all';
   readonly out?: string;
-  readonly format: OutputFormat;
+  /** `--format`; without it the `--out` name decides (see `outputFormatFor`). */
+  readonly format?: OutputFormat;
+  /** `--force`: replace an existing `--out` file. */
+  readonly force?: boolean;
   readonly tokenizer: TokenizerName;
   readonly json: boolean;
 }
@@ -24,11 +28,16 @@ export interface CompressCommandOptions extends StrategyCommandOptions {
 const integer = new Intl.NumberFormat('en-US');
 const percent = (fraction: number) => `${(fraction * 100).toFixed(0)}%`;
 
-/** Picks the one conversation to compress: `file#<line>` selects a session of a multi-session file. */
-async function readOne(path: string, view: TranscriptView): Promise<LoadedTranscript> {
+/** Splits `file#<line>` into the file and the line selector. */
+function splitSelector(path: string): { file: string; selector: string | undefined } {
   const hash = path.lastIndexOf('#');
   const selector = hash > 0 && /^\d+$/.test(path.slice(hash + 1)) ? path.slice(hash + 1) : undefined;
-  const file = selector === undefined ? path : path.slice(0, hash);
+  return { file: selector === undefined ? path : path.slice(0, hash), selector };
+}
+
+/** Picks the one conversation to compress: `file#<line>` selects a session of a multi-session file. */
+async function readOne(path: string, view: TranscriptView): Promise<LoadedTranscript> {
+  const { file, selector } = splitSelector(path);
   const transcripts = await readTranscripts([file], { view });
   if (selector !== undefined) {
     const chosen = transcripts.find((transcript) => transcript.label === `${file}#${selector}`);
@@ -68,6 +77,16 @@ function describeRetention(measurement: CompressionMeasurement): string {
  */
 export async function runCompressCommand(path: string, options: CompressCommandOptions, io: CliIo): Promise<number> {
   validateRunOptions(options);
+  // Checked before anything runs: a refused --out costs the user nothing and touches nothing.
+  const target =
+    options.out === undefined
+      ? undefined
+      : await resolveOutputTarget({
+          out: options.out,
+          input: splitSelector(path).file,
+          ...(options.format === undefined ? {} : { format: options.format }),
+          force: options.force ?? false,
+        });
   const strategies = await resolveStrategies(options);
   if (strategies.length === 0) throw new CliError('--strategy names no strategy');
   const tokenCounter = createTokenCounter(await createTokenizer(options.tokenizer));
@@ -86,14 +105,14 @@ export async function runCompressCommand(path: string, options: CompressCommandO
   const measurement = measureCompression(conversation, result.after, tokenCounter, result.readable);
 
   let written: { path: string; format: OutputFormat; warnings: readonly FormatWarning[] } | undefined;
-  if (options.out !== undefined) {
-    const { value, warnings } = encodeConversation(result.after, options.format);
+  if (target !== undefined) {
+    const { value, warnings } = encodeConversation(result.after, target.format);
     try {
-      await writeFile(options.out, `${JSON.stringify(value, null, 2)}\n`);
+      await writeFileAtomically(target.path, [`${JSON.stringify(value, null, 2)}\n`]);
     } catch (error) {
-      throw new CliError(`--out ${options.out}: cannot write (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+      throw new CliError(`--out ${target.path}: cannot write (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
     }
-    written = { path: options.out, format: options.format, warnings };
+    written = { path: target.path, format: target.format, warnings };
   }
 
   const valid = measurement.newProblems.anthropic.length === 0 && measurement.newProblems.openai.length === 0;

@@ -71,6 +71,9 @@ function isEmptyAiEntry(entry: HistoryEntry): boolean {
  * - Token counts are kept per entry (an unchanged entry is never recounted) and updated on a serialized tokenizer
  *   lock; call {@link HistoryService.waitForTokenUpdates} before reading {@link HistoryService.getTotalTokens} when
  *   an exact figure matters. Counting errors surface there (spec 000 ERR-020/021).
+ * - A failed count is never read as a number (issue 14): until a count succeeds the history is uncounted,
+ *   `waitForTokenUpdates` recounts and throws {@link TokenCountError} while the tokenizer still fails, and the
+ *   token getters throw that error instead of returning a total that leaves entries out. No entry is dropped.
  * - While a compression runs (`startCompression` … `endCompression`), added entries are queued and appended after
  *   the rebuilt history, so nothing that arrives during a slow (LLM) compression is lost.
  *
@@ -98,7 +101,11 @@ export class HistoryService {
   private historyTokens = 0;
   private overheadTokens = 0;
   private tokenizerLock: Promise<void> = Promise.resolve();
-  private tokenErrors: unknown[] = [];
+  /**
+   * Why the last finished count failed; undefined once a count succeeds. While set, the history is uncounted: the
+   * stored totals are stale (0 before the first count) and must not be read as the history's size.
+   */
+  private countFailure: TokenCountError | undefined;
   private recountScheduled = false;
   private compressing = false;
   private pendingAdds: HistoryEntry[] = [];
@@ -212,18 +219,35 @@ export class HistoryService {
     return { format: 'ctx.conversation.v1', system: this.system, tools: this.tools, history: this.getRawHistory() };
   }
 
-  /** Tokens of the history plus system instructions and tool definitions, as of the last finished count. */
+  /**
+   * Tokens of the history plus system instructions and tool definitions, as of the last finished count. Changes
+   * not yet counted are not included: await {@link HistoryService.waitForTokenUpdates} first when deciding on it.
+   *
+   * @throws {@link TokenCountError} when the last finished count failed: the history is uncounted, and a total
+   *   that leaves entries out (0 before the first count) would understate it. `waitForTokenUpdates` recounts.
+   */
   getTotalTokens(): number {
+    this.assertCounted();
     return this.historyTokens + this.overheadTokens;
   }
 
-  /** Tokens of the history entries alone, as of the last finished count. */
+  /**
+   * Tokens of the history entries alone, as of the last finished count.
+   *
+   * @throws {@link TokenCountError} when the last finished count failed (see {@link HistoryService.getTotalTokens}).
+   */
   getHistoryTokens(): number {
+    this.assertCounted();
     return this.historyTokens;
   }
 
-  /** Tokens of the system instructions and tool definitions, as of the last finished count. */
+  /**
+   * Tokens of the system instructions and tool definitions, as of the last finished count.
+   *
+   * @throws {@link TokenCountError} when the last finished count failed (see {@link HistoryService.getTotalTokens}).
+   */
   getOverheadTokens(): number {
+    this.assertCounted();
     return this.overheadTokens;
   }
 
@@ -272,7 +296,8 @@ export class HistoryService {
    * Recounts the tokens of every entry under the tokenizer lock (spec 000 `recalculateTotalTokens`); cached
    * entries cost a lookup, only new entries are tokenized.
    *
-   * @throws {@link TokenCountError} when the tokenizer fails (ERR-020).
+   * @throws {@link TokenCountError} when the tokenizer fails (ERR-020); the history is then uncounted (see
+   *   {@link HistoryService.waitForTokenUpdates}).
    */
   async recalculateTotalTokens(): Promise<void> {
     this.scheduleRecount();
@@ -280,17 +305,22 @@ export class HistoryService {
   }
 
   /**
-   * Resolves once every queued token update has finished.
+   * Resolves once every queued token update has finished and the history is fully counted, so the token getters
+   * return its exact size.
    *
-   * @throws {@link TokenCountError} for the first counting failure since the last call (ERR-021); the lock itself
-   *   recovers, so later updates still run.
+   * When a count failed (now or in an earlier update), the history is uncounted: this recounts it once (entries
+   * already counted cost a cache lookup) and throws when that fails too. It keeps throwing on every call until the
+   * tokenizer recovers; the next call after that recounts and resolves. Nothing is dropped meanwhile.
+   *
+   * @throws {@link TokenCountError} when the recount fails (ERR-021): `entryIndex` names the entry that could not be
+   *   counted (undefined for system instructions / tool definitions), `cause` is the tokenizer's error.
    */
   async waitForTokenUpdates(): Promise<void> {
     await this.tokenizerLock;
-    if (this.tokenErrors.length > 0) {
-      const [first] = this.tokenErrors.splice(0);
-      throw first;
-    }
+    if (this.countFailure === undefined) return;
+    this.scheduleRecount();
+    await this.tokenizerLock;
+    if (this.countFailure !== undefined) throw this.countFailure;
   }
 
   /** Marks a compression as running: adds are queued, density results and `clear` are refused. */
@@ -358,20 +388,25 @@ export class HistoryService {
     for (const listener of this.listeners) listener(event);
   }
 
-  /** Queues one recount; several changes before it runs share it. */
+  /** Throws the failure of the last finished count: a stale total must not pass for the history's size. */
+  private assertCounted(): void {
+    if (this.countFailure !== undefined) throw this.countFailure;
+  }
+
+  /**
+   * Queues one recount; several changes before it runs share it. The lock never rejects: a failed count is kept
+   * in `countFailure` (the history stays uncounted), and later updates still run.
+   */
   private scheduleRecount(): void {
     if (this.recountScheduled) return;
     this.recountScheduled = true;
-    this.tokenizerLock = this.tokenizerLock
-      .then(() => {
-        this.recountScheduled = false;
-        this.recount();
-      })
-      .catch((error: unknown) => {
-        this.tokenErrors.push(error);
-      });
+    this.tokenizerLock = this.tokenizerLock.then(() => {
+      this.recountScheduled = false;
+      this.recount();
+    });
   }
 
+  /** Counts everything; on failure keeps the old totals and records why, so the getters refuse to return them. */
   private recount(): void {
     const entries = this.history;
     let historyTokens = 0;
@@ -379,17 +414,20 @@ export class HistoryService {
       try {
         historyTokens += this.tokenCounter.countEntry(entries[index] as HistoryEntry);
       } catch (error) {
-        throw new TokenCountError({ entryIndex: index, cause: error });
+        this.countFailure = new TokenCountError({ entryIndex: index, cause: error });
+        return;
       }
     }
     let overheadTokens: number;
     try {
       overheadTokens = this.tokenCounter.countOverhead(this.system, this.tools);
     } catch (error) {
-      throw new TokenCountError({ cause: error });
+      this.countFailure = new TokenCountError({ cause: error });
+      return;
     }
     // Defensive clamp (spec 000 ERR-022): a total is never negative or NaN.
     this.historyTokens = Number.isFinite(historyTokens) && historyTokens > 0 ? historyTokens : 0;
     this.overheadTokens = Number.isFinite(overheadTokens) && overheadTokens > 0 ? overheadTokens : 0;
+    this.countFailure = undefined;
   }
 }

@@ -40,6 +40,12 @@ export interface RequestEstimate {
  * framing, a system prompt kept outside the history) without inflating the factor.
  */
 export interface RequestEstimator {
+  /**
+   * The request's size with `pendingTokens` more, from the history's last finished count.
+   *
+   * @throws `TokenCountError` when the history is uncounted (its last count failed): a decision on a partial
+   *   count could send an over-window request (issue 14). Await `history.waitForTokenUpdates()` first; it recounts.
+   */
   estimate(pendingTokens: number): RequestEstimate;
   /** Remembers the request a before-send check just cleared, for the next {@link RequestEstimator.recordUsage}. */
   noteChecked(pendingTokens: number): void;

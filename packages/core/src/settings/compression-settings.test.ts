@@ -206,3 +206,15 @@ describe('describeCompressionSettings', () => {
     expect(byKey.get('compression.density.recencyRetention')?.schema).toMatchObject({ type: 'integer' });
   });
 });
+
+describe('prototype keys in settings (issue 14, security)', () => {
+  it('should reject a __proto__ key instead of dropping it silently, wherever it is', () => {
+    const input: unknown = JSON.parse('{"compression.profileThresholds": {"__proto__": {"polluted": 1}, "fast": 50}}');
+    expect(() => parseCompressionSettings(input)).toThrow(/compression\.profileThresholds\.__proto__: Expected a setting name, got "__proto__"/);
+  });
+
+  it('should reject constructor and prototype keys too', () => {
+    expect(() => parseCompressionSettings({ constructor: 1 })).toThrow(/constructor: Expected a setting name/);
+    expect(() => parseCompressionSettings({ 'compression.profileThresholds': { prototype: 50 } })).toThrow(/prototype/);
+  });
+});

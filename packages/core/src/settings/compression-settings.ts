@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import { formatIssuePath } from '../errors/validation-issue.js';
+import { findPrototypeKeys } from './find-prototype-keys.js';
 import { parseCompressionStrategyName, type StrategyRegistry } from '../strategy/strategy-registry.js';
 import { INHERIT_THRESHOLD, MAX_CONDENSE_THRESHOLD, MIN_CONDENSE_THRESHOLD } from '../thresholds/threshold-constants.js';
 
@@ -104,6 +105,8 @@ export function parseCompressionSettings(
   input: unknown,
   options: { readonly strategies?: StrategyRegistry | readonly string[] } = {},
 ): CompressionSettings {
+  const prototypeKeys = findPrototypeKeys(input);
+  if (prototypeKeys.length > 0) throw new InvalidSettingsError({ issues: prototypeKeys });
   const result = compressionSettingsSchema.safeParse(input ?? {});
   if (!result.success) {
     throw new InvalidSettingsError({

@@ -99,3 +99,12 @@ describe('parseStrategySettings', () => {
     expect((thrown as CompressionStrategyError).message).toContain('validates asynchronously');
   });
 });
+
+describe('parseStrategySettings and prototype keys (issue 14, security)', () => {
+  it('should reject a nested __proto__ key with a typed error naming where, even for a schema that strips unknown keys', () => {
+    const schema = z.object({ limits: z.object({ max: z.number() }).optional() });
+    const input: unknown = JSON.parse('{"limits": {"__proto__": {"polluted": true}, "max": 3}}');
+    expect(() => parseStrategySettings(schema, input, 'demo')).toThrow(InvalidStrategySettingsError);
+    expect(() => parseStrategySettings(schema, input, 'demo')).toThrow(/limits\.__proto__: Expected a setting name, got "__proto__"/);
+  });
+});

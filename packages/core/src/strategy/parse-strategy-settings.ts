@@ -2,6 +2,7 @@ import { CompressionStrategyError } from '../errors/compression-strategy-error.j
 import { InvalidStrategySettingsError } from '../errors/invalid-strategy-settings-error.js';
 import { formatIssuePath } from '../errors/validation-issue.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
+import { findPrototypeKeys } from '../settings/find-prototype-keys.js';
 
 /**
  * Validates a strategy's settings once, at creation, with any Standard Schema (zod, valibot, …). Strategy factories
@@ -28,6 +29,8 @@ export function parseStrategySettings<Output>(
   input: unknown,
   strategyName: string,
 ): Output {
+  const prototypeKeys = findPrototypeKeys(input);
+  if (prototypeKeys.length > 0) throw new InvalidStrategySettingsError({ strategyName, issues: prototypeKeys });
   const result = schema['~standard'].validate(input ?? {});
   if (result instanceof Promise) {
     throw new CompressionStrategyError({
