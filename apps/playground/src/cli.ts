@@ -12,6 +12,7 @@ import { outputFormats } from './output-formats.js';
 import { TranscriptLoadError } from './read-transcripts.js';
 import type { StrategyCommandOptions } from './resolve-strategies.js';
 import { tokenizerNames, type TokenizerName } from './tokenizers.js';
+import { playgroundVersion } from './version.js';
 
 function parseNumber(value: string): number {
   const parsed = Number(value);
@@ -30,6 +31,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   const program = new Command()
     .name('ctx')
     .description("Keep an agent's history inside the context window: compare strategies on real transcripts.")
+    .version(playgroundVersion, '-V, --version', "print ctx's version")
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout(text.trimEnd()),

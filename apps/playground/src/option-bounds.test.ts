@@ -18,3 +18,17 @@ describe('numeric options have bounds (issue 14)', () => {
     expect(budget.stderr).toMatch(/--budget expects a whole number of tokens from 0 to 100,000,000/);
   });
 });
+
+describe('degenerate options say what is wrong (issue 14)', () => {
+  it('should refuse --strategies "" instead of running nothing and reporting success', async () => {
+    const { code, stderr } = await ctx('compare', demoTranscriptPath, '--runs', '1', '--strategies', '');
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^ctx: --strategies expects one or more strategy names, got ""; known: .*top-down-truncation/);
+  });
+
+  it('should print its version with --version and exit 0', async () => {
+    const { code, stdout } = await ctx('--version');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});

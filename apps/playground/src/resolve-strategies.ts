@@ -22,6 +22,12 @@ export interface StrategyCommandOptions {
 export async function resolveStrategies(options: StrategyCommandOptions): Promise<(() => CompressionStrategy)[]> {
   const known = [...builtInStrategySources(), ...(await loadPlugins(options.plugin))];
   const names = options.strategies?.split(',').map((name) => name.trim()).filter(Boolean);
+  // `--strategies ""` (an empty shell variable) would otherwise run nothing and report success.
+  if (names !== undefined && names.length === 0) {
+    throw new CliError(
+      `--strategies expects one or more strategy names, got "${options.strategies ?? ''}"; known: ${known.map((source) => source.name).join(', ')}`,
+    );
+  }
   const selected = await selectStrategySources(names, known);
   const settings = await readStrategySettingsInput({
     set: options.set,
