@@ -10,6 +10,7 @@ import { runStrategiesCommand } from './commands/strategies-command.js';
 import { runStressCommand, type StressCommandOptions } from './commands/stress-command.js';
 import { outputFormats } from './output-formats.js';
 import { TranscriptLoadError } from './read-transcripts.js';
+import { escapeForTerminal } from './terminal-text.js';
 import type { StrategyCommandOptions } from './resolve-strategies.js';
 import { tokenizerNames, type TokenizerName } from './tokenizers.js';
 import { playgroundVersion } from './version.js';
@@ -153,7 +154,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
       return error.exitCode === 0 ? 0 : 2;
     }
     if (error instanceof CliError || error instanceof TranscriptLoadError || CtxError.isInstance(error)) {
-      io.stderr(`ctx: ${error.message.split('\n').join(' ')}`);
+      // One line, and no raw bytes from a broken input file reach the terminal.
+      io.stderr(escapeForTerminal(`ctx: ${error.message.split('\n').join(' ')}`));
       return 1;
     }
     throw error;

@@ -18,6 +18,9 @@ import { geminiCodec } from '@ctx/format-gemini';
 import { openAIChatCodec } from '@ctx/format-openai';
 import { decodeOpenHandsJsonl, decodeTrajectory, detectTrajectoryFormat } from '@ctx/format-trajectories';
 import { listTranscriptFiles } from './corpus.js';
+import { describeDegenerateContent } from './degenerate-content.js';
+import { escapeForTerminal } from './terminal-text.js';
+import { findInvalidUtf8 } from './utf8-text.js';
 
 /** Every transcript format the playground reads. */
 export type TranscriptFormat =
@@ -141,21 +144,31 @@ function readJsonLines(file: string, text: string, view: TranscriptView): Loaded
  * @throws {@link TranscriptLoadError} with one line saying what was expected and what was found.
  */
 export async function readTranscriptFile(file: string, options: { readonly view?: TranscriptView } = {}): Promise<LoadedTranscript[]> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : `cannot read (${code ?? String(error)})`;
     throw new TranscriptLoadError(`${file}: ${reason}`, { cause: error });
   }
+  const invalid = findInvalidUtf8(bytes);
+  if (invalid !== undefined) {
+    throw new TranscriptLoadError(
+      `${file}: not UTF-8 text (invalid byte 0x${(bytes[invalid] as number).toString(16).padStart(2, '0')} at offset ${invalid}); expected a JSON or JSON Lines transcript`,
+    );
+  }
+  const text = bytes.toString('utf8');
+  const degenerate = describeDegenerateContent(text, bytes.length);
+  if (degenerate !== undefined) throw new TranscriptLoadError(`${file}: ${degenerate}`);
   try {
     if (file.endsWith('.jsonl')) return readJsonLines(file, text, options.view ?? 'all');
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw new TranscriptLoadError(`${file}: not valid JSON (${(error as Error).message})`, { cause: error });
+      // The parser quotes the offending text, which may hold control characters: escape them.
+      throw new TranscriptLoadError(`${file}: not valid JSON (${escapeForTerminal((error as Error).message)})`, { cause: error });
     }
     return [decodeJsonValue(file, value)];
   } catch (error) {

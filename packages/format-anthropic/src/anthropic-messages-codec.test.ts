@@ -404,6 +404,21 @@ describe('anthropicMessagesCodec', () => {
   });
 
   describe('encode (entries from other formats)', () => {
+    it('AN-112: should repair lone surrogates with U+FFFD and say how many strings and where', () => {
+      const { value, warnings } = encodeHistory([
+        user('cut \uD83D'),
+        { speaker: 'ai', blocks: [{ type: 'text', text: 'ok \uD83D\uDE00' }, call('toolu_1')] },
+        { speaker: 'tool', blocks: [response('toolu_1', '\uDE00 tail')] },
+      ]);
+      expect(value.messages[0]?.content).toBe('cut \uFFFD');
+      expect(JSON.stringify(value.messages[1])).toContain('ok \uD83D\uDE00');
+      expect(JSON.stringify(value.messages[2])).toContain('\uFFFD tail');
+      expect(warnings).toEqual([expect.objectContaining({ type: 'lossy', path: 'messages[0].content' })]);
+      expect(warnings[0]?.message).toContain('2 strings');
+      expect(warnings[0]?.message).toContain('messages[2].content[0].content');
+      expect(validateAnthropicRequest(value)).toEqual([]);
+    });
+
     it('AN-101: should merge consecutive same-role entries so roles alternate', () => {
       const { value } = encodeHistory([user('a'), user('b'), ai('c'), ai('d')]);
       expect(value.messages).toEqual([

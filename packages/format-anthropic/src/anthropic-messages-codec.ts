@@ -26,7 +26,8 @@ import { encodeAnthropicRequest } from './encode-anthropic-request.js';
  * request that passes {@link validateAnthropicRequest} when the history is pair-valid and starts with a user turn:
  * same-role entries merge, tool results come first in their user message, blank text blocks are dropped, and a
  * final assistant message loses its trailing whitespace. Every loss is a warning: unsigned thinking, attachments
- * other than images and PDFs, other providers' metadata.
+ * other than images and PDFs, other providers' metadata, and lone UTF-16 surrogate halves, which the API rejects
+ * and `encode` replaces with U+FFFD in any string (so a decoded request holding them does not round-trip exactly).
  *
  * @example
  * ```ts

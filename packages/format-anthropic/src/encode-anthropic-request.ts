@@ -15,7 +15,7 @@ import {
   type ToolDefinition,
   type ToolResponseBlock,
 } from '@ctx/core';
-import { describeForeignMetadata } from '@ctx/format-utils';
+import { describeForeignMetadata, loneSurrogateWarning, repairLoneSurrogates } from '@ctx/format-utils';
 import {
   type AnthropicEntryMarkers,
   anthropicKey,
@@ -381,9 +381,12 @@ export function encodeAnthropicRequest(conversation: Conversation): EncodeResult
       ? {}
       : { tools: conversation.tools.map((tool, index) => encoder.tool(tool, index)) }),
   };
+  // Text cut in the middle of an emoji (a lone surrogate half) is not valid Unicode: the API rejects the request.
+  const { value, repairedPaths } = repairLoneSurrogates(request);
   const warnings = [
     ...encoder.warnings,
+    ...(repairedPaths.length > 0 ? [loneSurrogateWarning(repairedPaths)] : []),
     ...describeForeignMetadata(conversation, { ownKey: anthropicKey, format }),
   ];
-  return { value: request as AnthropicRequest, warnings };
+  return { value: value as AnthropicRequest, warnings };
 }

@@ -282,4 +282,37 @@ describe('validateAnthropicRequest', () => {
       ).toEqual([]);
     });
   });
+
+  describe('lone-surrogate', () => {
+    const loneHigh = 'cut \uD83D';
+    const loneLow = '\uDE00 cut';
+
+    it('should report a lone high or low surrogate in message text with its path', () => {
+      expect(problemsOf(request([{ role: 'user', content: loneHigh }]))).toEqual([
+        { rule: 'lone-surrogate', path: 'messages[0].content' },
+      ]);
+      expect(problemsOf(request([{ role: 'user', content: [{ type: 'text', text: loneLow }] }]))).toEqual([
+        { rule: 'lone-surrogate', path: 'messages[0].content[0].text' },
+      ]);
+    });
+
+    it('should report a lone surrogate in a tool result, a tool input, the system prompt and a tool definition', () => {
+      const messages = [
+        { role: 'user', content: 'Read a.ts' },
+        { role: 'assistant', content: [{ ...readCall, input: { path: loneHigh } }] },
+        { role: 'user', content: [{ ...readResult, content: [{ type: 'text', text: loneLow }] }] },
+      ];
+      const tools = [{ name: 'read_file', description: loneLow, input_schema: { type: 'object' } }];
+      expect(problemsOf(request(messages, { system: loneHigh, tools }))).toEqual([
+        { rule: 'lone-surrogate', path: 'system' },
+        { rule: 'lone-surrogate', path: 'messages[1].content[0].input.path' },
+        { rule: 'lone-surrogate', path: 'messages[2].content[0].content[0].text' },
+        { rule: 'lone-surrogate', path: 'tools[0].description' },
+      ]);
+    });
+
+    it('should accept a proper surrogate pair (an emoji)', () => {
+      expect(problemsOf(request([{ role: 'user', content: 'ok \uD83D\uDE00' }]))).toEqual([]);
+    });
+  });
 });

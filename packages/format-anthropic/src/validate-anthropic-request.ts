@@ -1,5 +1,5 @@
 import { isJsonObject, type JsonValue } from '@ctx/core';
-import { toValidationIssues } from '@ctx/format-utils';
+import { findLoneSurrogates, toValidationIssues } from '@ctx/format-utils';
 import {
   anthropicRequestSchema,
   type AnthropicContentBlockParam,
@@ -43,7 +43,12 @@ export type AnthropicRequestRule =
    * With thinking on, the assistant message that opens the turn still in its tool loop does not start with its
    * `thinking` / `redacted_thinking` block (see `validateAnthropicRequest`).
    */
-  | 'tool-loop-thinking';
+  | 'tool-loop-thinking'
+  /**
+   * A string anywhere in the request (text, tool input or result, system, tool definition, …) holding an unpaired
+   * UTF-16 surrogate half: not valid Unicode, so the API rejects the request.
+   */
+  | 'lone-surrogate';
 
 /** One way a request breaks the API's rules. */
 export interface AnthropicRequestProblem {
@@ -133,6 +138,16 @@ class RequestChecker {
       this.firstExtraBreakpointPath,
       `${this.cacheBreakpoints} blocks have cache_control; at most ${maxCacheBreakpoints} are allowed`,
     );
+  }
+
+  loneSurrogates(request: unknown): void {
+    for (const path of findLoneSurrogates(request)) {
+      this.report(
+        'lone-surrogate',
+        path,
+        'text holds an unpaired UTF-16 surrogate half (not valid Unicode); replace it, e.g. with String.prototype.toWellFormed()',
+      );
+    }
   }
 
   text(text: string, path: string): void {
@@ -416,7 +431,8 @@ function endsWithWhitespace(content: AnthropicMessageParam['content']): boolean 
  * `cache_control` breakpoints, tool name format and uniqueness; and, with thinking on (the request's `thinking`
  * parameter, or when it has none, a thinking block in some assistant message), that the assistant message opening
  * the tool loop that ends the request starts with its thinking or redacted thinking block (`tool-loop-thinking`:
- * the API answers "a final `assistant` message must start with a thinking block" otherwise).
+ * the API answers "a final `assistant` message must start with a thinking block" otherwise); and that no string
+ * anywhere in the request holds an unpaired UTF-16 surrogate half (`lone-surrogate`, reported after the rest).
  * Consecutive same-role messages are checked as the one turn the API merges them into (and reported once as
  * `roles-not-alternating`).
  *
@@ -448,5 +464,6 @@ export function validateAnthropicRequest(request: unknown): AnthropicRequestProb
   const turns = checker.messages(messages);
   checker.toolLoopThinking(turns, (request as AnthropicRequest).thinking);
   checker.finishCacheControl();
+  checker.loneSurrogates(request);
   return checker.problems;
 }

@@ -14,7 +14,7 @@ import {
   type ToolDefinition,
   type ToolResponseBlock,
 } from '@ctx/core';
-import { describeForeignMetadata } from '@ctx/format-utils';
+import { describeForeignMetadata, loneSurrogateWarning, repairLoneSurrogates } from '@ctx/format-utils';
 import { audioFormat } from './audio-format.js';
 import { toDataUrl } from './data-url.js';
 import type { OpenAIChatRequest } from './openai-chat-request-schema.js';
@@ -402,9 +402,12 @@ export function encodeOpenAIRequest(conversation: Conversation): EncodeResult<Op
     messages: [...system, ...encoder.messages],
     ...(conversation.tools === undefined ? {} : { tools: conversation.tools.map(encodeTool) }),
   };
+  // Text cut in the middle of an emoji (a lone surrogate half) is not valid Unicode: the API rejects the request.
+  const { value, repairedPaths } = repairLoneSurrogates(request);
   const warnings = [
     ...encoder.warnings,
+    ...(repairedPaths.length > 0 ? [loneSurrogateWarning(repairedPaths)] : []),
     ...describeForeignMetadata(conversation, { ownKey: openAIKey, format }),
   ];
-  return { value: request as OpenAIChatRequest, warnings };
+  return { value: value as OpenAIChatRequest, warnings };
 }

@@ -313,6 +313,21 @@ describe('openAIChatCodec', () => {
   });
 
   describe('encode (entries from other formats)', () => {
+    it('OA-109: should repair lone surrogates with U+FFFD and say how many strings and where', () => {
+      const { value, warnings } = encodeHistory([
+        user('cut \uD83D'),
+        { speaker: 'ai', blocks: [{ type: 'text', text: 'ok \uD83D\uDE00' }, call('a')] },
+        { speaker: 'tool', blocks: [response('a', '\uDE00 tail')] },
+      ]);
+      expect(value.messages[0]?.content).toBe('cut \uFFFD');
+      expect(JSON.stringify(value.messages[1])).toContain('ok \uD83D\uDE00');
+      expect(value.messages[2]?.content).toBe('\uFFFD tail');
+      expect(warnings).toEqual([expect.objectContaining({ type: 'lossy', path: 'messages[0].content' })]);
+      expect(warnings[0]?.message).toContain('2 strings');
+      expect(warnings[0]?.message).toContain('messages[2].content');
+      expect(validateOpenAIRequest(value)).toEqual([]);
+    });
+
     it('OA-101: should drop thinking with a lossy warning, and an entry left with nothing', () => {
       const { value, warnings } = encodeHistory([
         user('a'),

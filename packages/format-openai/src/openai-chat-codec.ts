@@ -29,7 +29,9 @@ import type { OpenAIChatRequest } from './openai-chat-request-schema.js';
  * `encode(decode(x).conversation).value` deep-equals `x`. Encoding a conversation from another format gives a
  * request that passes {@link validateOpenAIRequest} when the history is pair-valid: consecutive `ai` entries
  * become one assistant message (so tool messages follow their calls), and every loss is a warning: thinking,
- * attachments assistant or tool messages cannot hold, the error flag of tool results, other providers' metadata.
+ * attachments assistant or tool messages cannot hold, the error flag of tool results, other providers' metadata,
+ * and lone UTF-16 surrogate halves, which the API rejects and `encode` replaces with U+FFFD in any string (so a
+ * decoded request holding them does not round-trip exactly).
  *
  * @example
  * ```ts

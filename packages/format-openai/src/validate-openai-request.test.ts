@@ -148,4 +148,43 @@ describe('validateOpenAIRequest', () => {
       { rule: 'duplicate-tool-name', path: 'tools[2].custom.name' },
     ]);
   });
+
+  describe('lone-surrogate', () => {
+    const loneHigh = 'cut \uD83D';
+    const loneLow = '\uDE00 cut';
+
+    it('should report a lone high or low surrogate in message text with its path', () => {
+      expect(problemsOf(request([{ role: 'user', content: loneHigh }]))).toEqual([
+        { rule: 'lone-surrogate', path: 'messages[0].content' },
+      ]);
+      expect(problemsOf(request([{ role: 'user', content: [{ type: 'text', text: loneLow }] }]))).toEqual([
+        { rule: 'lone-surrogate', path: 'messages[0].content[0].text' },
+      ]);
+    });
+
+    it('should report a lone surrogate in a tool result, tool call arguments and a tool definition', () => {
+      const call = { id: 'a', type: 'function', function: { name: 'read_file', arguments: `{"path":"${loneHigh}"}` } };
+      const tools = [{ type: 'function', function: { name: 'read_file', description: loneLow, parameters: { type: 'object' } } }];
+      expect(
+        problemsOf(
+          request(
+            [
+              { role: 'user', content: 'read' },
+              { role: 'assistant', content: null, tool_calls: [call] },
+              { role: 'tool', tool_call_id: 'a', content: loneLow },
+            ],
+            { tools },
+          ),
+        ),
+      ).toEqual([
+        { rule: 'lone-surrogate', path: 'messages[1].tool_calls[0].function.arguments' },
+        { rule: 'lone-surrogate', path: 'messages[2].content' },
+        { rule: 'lone-surrogate', path: 'tools[0].function.description' },
+      ]);
+    });
+
+    it('should accept a proper surrogate pair (an emoji)', () => {
+      expect(problemsOf(request([{ role: 'user', content: 'ok \uD83D\uDE00' }]))).toEqual([]);
+    });
+  });
 });

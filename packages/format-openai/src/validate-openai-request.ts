@@ -1,5 +1,5 @@
 import { isJsonObject } from '@ctx/core';
-import { toValidationIssues } from '@ctx/format-utils';
+import { findLoneSurrogates, toValidationIssues } from '@ctx/format-utils';
 import {
   openAIChatRequestSchema,
   type OpenAIChatRequest,
@@ -32,7 +32,12 @@ export type OpenAIRequestRule =
   /** An image URL that is neither http(s) nor a base64 data URL. */
   | 'image-url'
   | 'tool-name-format'
-  | 'duplicate-tool-name';
+  | 'duplicate-tool-name'
+  /**
+   * A string anywhere in the request (content, tool call arguments, tool definition, …) holding an unpaired UTF-16
+   * surrogate half: not valid Unicode, so the API rejects the request.
+   */
+  | 'lone-surrogate';
 
 /** One way a request breaks the API's rules. */
 export interface OpenAIRequestProblem {
@@ -217,7 +222,8 @@ class RequestChecker {
  * additional properties, such as the `thought` or `agent` keys of trajectory files), content parts allowed per
  * role and non-empty content arrays, assistant messages with content or calls, tool pairing (every tool call
  * answered by a tool message in the run right after its assistant message, no orphan or duplicate answers, unique
- * call ids, `tool_call_id` present), audio formats, image URLs, tool name format and uniqueness.
+ * call ids, `tool_call_id` present), audio formats, image URLs, tool name format and uniqueness; and that no
+ * string anywhere in the request holds an unpaired UTF-16 surrogate half (`lone-surrogate`, reported after the rest).
  *
  * @param request - A value such as `openAIChatCodec.encode(conversation).value`.
  * @returns The problems, in the order found (an unanswered call when its turn ends).
@@ -237,5 +243,12 @@ export function validateOpenAIRequest(request: unknown): OpenAIRequestProblem[] 
   const { messages, tools } = request as OpenAIChatRequest;
   if (tools !== undefined) checker.tools(tools);
   checker.messages(messages);
+  for (const path of findLoneSurrogates(request)) {
+    checker.report(
+      'lone-surrogate',
+      path,
+      'text holds an unpaired UTF-16 surrogate half (not valid Unicode); replace it, e.g. with String.prototype.toWellFormed()',
+    );
+  }
   return checker.problems;
 }

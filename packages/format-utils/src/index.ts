@@ -15,6 +15,13 @@ export {
   type DescribeForeignMetadataOptions,
 } from './describe-foreign-metadata.js';
 export { LossCollector } from './loss-collector.js';
+export {
+  findLoneSurrogates,
+  hasLoneSurrogate,
+  loneSurrogateWarning,
+  repairLoneSurrogates,
+  type RepairedLoneSurrogates,
+} from './lone-surrogates.js';
 
 // Reading native and metadata fields
 export { fieldsExcept } from './fields-except.js';

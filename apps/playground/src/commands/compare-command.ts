@@ -4,10 +4,13 @@ import { CliError, type CliIo } from '../cli-io.js';
 import { compareStrategies, type StrategyComparison } from '../compare-strategies.js';
 import { claudeCodeProjectsDirectory, findRecentClaudeCodeSessions } from '../default-transcripts.js';
 import { demoTranscriptPath } from '../demo-transcript.js';
+import { collectTranscripts, type CollectedTranscripts } from '../collect-transcripts.js';
+import { describeEmptyConversation } from '../empty-conversation.js';
 import { formatTable } from '../format-table.js';
 import { sumOperationCounts, summarizeOperations } from '../operation-counts.js';
 import { createProgress } from '../progress.js';
-import { readTranscriptFile, readTranscripts, type LoadedTranscript } from '../read-transcripts.js';
+import { readTranscriptFile, type LoadedTranscript } from '../read-transcripts.js';
+import { reportSkippedSummary, reportSkippedTranscripts } from '../report-skipped-transcripts.js';
 import { resolveStrategies, type StrategyCommandOptions } from '../resolve-strategies.js';
 import { createTokenizer, type TokenizerName } from '../tokenizers.js';
 import { MAX_RUNS, validateRunOptions } from '../validate-run-options.js';
@@ -50,16 +53,20 @@ export interface CompareResultRow {
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const percent = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;
 
-/** The transcripts to compare: the given paths, else the user's recent Claude Code sessions, else the demo. */
-async function chooseTranscripts(paths: readonly string[], io: CliIo): Promise<{ transcripts: LoadedTranscript[]; demo: boolean }> {
-  if (paths.length > 0) return { transcripts: await readTranscripts(paths), demo: false };
+/**
+ * The transcripts to compare: the given paths, else the user's recent Claude Code sessions, else the demo. A file
+ * that cannot be used is skipped (reported, exit 1 at the end) unless it is the only path named.
+ */
+async function chooseTranscripts(paths: readonly string[], io: CliIo): Promise<CollectedTranscripts & { demo: boolean }> {
+  const options = { check: describeEmptyConversation };
+  if (paths.length > 0) return { ...(await collectTranscripts(paths, options)), demo: false };
   const directory = claudeCodeProjectsDirectory();
   const recent = findRecentClaudeCodeSessions(directory, 5);
   if (recent.length > 0) {
     io.stderr(`ctx: no path given; comparing the ${recent.length} most recent Claude Code sessions in ${directory}`);
-    return { transcripts: await readTranscripts(recent), demo: false };
+    return { ...(await collectTranscripts(recent, options)), demo: false };
   }
-  return { transcripts: await readTranscriptFile(demoTranscriptPath), demo: true };
+  return { transcripts: await readTranscriptFile(demoTranscriptPath), skipped: [], fileCount: 1, demo: true };
 }
 
 function toRow(transcript: LoadedTranscript, result: StrategyComparison): CompareResultRow {
@@ -103,7 +110,9 @@ export async function runCompareCommand(paths: readonly string[], options: Compa
   }
   const strategies = await resolveStrategies(options);
   const tokenCounter = createTokenCounter(await createTokenizer(options.tokenizer));
-  const { transcripts, demo } = await chooseTranscripts(paths, io);
+  const collected = await chooseTranscripts(paths, io);
+  const { transcripts, demo } = collected;
+  reportSkippedTranscripts(collected, io);
 
   const rows: CompareResultRow[] = [];
   const reports: { label: string; strategy: string; report: string }[] = [];
@@ -128,10 +137,15 @@ export async function runCompareCommand(paths: readonly string[], options: Compa
   }
   progress.done();
 
-  const allGood = rows.every((row) => row.outcome !== 'failed' && row.validAnthropic && row.validOpenAI);
+  const allGood = collected.skipped.length === 0 && rows.every((row) => row.outcome !== 'failed' && row.validAnthropic && row.validOpenAI);
   if (options.json) {
-    io.stdout(JSON.stringify({ results: rows }, null, 2));
+    io.stdout(JSON.stringify({ results: rows, ...(collected.skipped.length === 0 ? {} : { skipped: collected.skipped }) }, null, 2));
+    reportSkippedSummary(collected, io);
     return allGood ? 0 : 1;
+  }
+  if (rows.length === 0) {
+    reportSkippedSummary(collected, io);
+    return 1;
   }
 
   const first = transcripts[0];
@@ -203,5 +217,6 @@ export async function runCompareCommand(paths: readonly string[], options: Compa
       );
     }
   }
+  reportSkippedSummary(collected, io);
   return allGood ? 0 : 1;
 }

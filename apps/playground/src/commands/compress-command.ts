@@ -1,6 +1,7 @@
 import { createTokenCounter, formatTurnReport, type FormatWarning } from '@ctx/core';
 import { CliError, type CliIo } from '../cli-io.js';
 import { measureCompression, type CompressionMeasurement } from '../measure-compression.js';
+import { requireEntries } from '../empty-conversation.js';
 import { encodeConversation, type OutputFormat } from '../output-formats.js';
 import { resolveOutputTarget } from '../output-target.js';
 import { readTranscripts, type LoadedTranscript, type TranscriptView } from '../read-transcripts.js';
@@ -44,14 +45,14 @@ async function readOne(path: string, view: TranscriptView): Promise<LoadedTransc
     if (chosen === undefined) {
       throw new CliError(`${path}: no conversation at line ${selector}; the file holds ${transcripts.map((transcript) => transcript.label).join(', ')}`);
     }
-    return chosen;
+    return requireEntries(chosen);
   }
   const [only, ...rest] = transcripts;
   if (only === undefined) throw new CliError(`${path}: no conversation found`);
   if (rest.length > 0) {
     throw new CliError(`${path} holds ${transcripts.length} conversations; pick one: ${transcripts.map((transcript) => transcript.label).join(', ')}`);
   }
-  return only;
+  return requireEntries(only);
 }
 
 function describeRetention(measurement: CompressionMeasurement): string {

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { findLoneSurrogates, loneSurrogateWarning, repairLoneSurrogates } from './lone-surrogates.js';
+import { deepFreeze } from './testing.js';
+
+const loneHigh = 'cut \uD83D';
+const loneLow = '\uDE00 cut';
+const emoji = 'ok \uD83D\uDE00';
+
+describe('findLoneSurrogates', () => {
+  it('should list the path of every string holding a lone high or low surrogate, anywhere in the JSON', () => {
+    const value = {
+      system: loneHigh,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'fine' }, { type: 'text', text: loneLow }] }],
+      tools: [{ input_schema: { properties: { [loneHigh]: { type: 'string' } } } }],
+    };
+    expect(findLoneSurrogates(value)).toEqual(['system', 'messages[0].content[1].text', 'tools[0].input_schema.properties']);
+  });
+
+  it('should accept proper surrogate pairs (an emoji) and non-string values', () => {
+    expect(findLoneSurrogates({ text: emoji, count: 3, flag: true, none: null, list: [emoji] })).toEqual([]);
+  });
+});
+
+describe('repairLoneSurrogates', () => {
+  it('should replace each lone surrogate with U+FFFD and keep emoji intact, without touching the input', () => {
+    const input = deepFreeze({ a: [loneHigh, emoji], b: { c: loneLow }, d: 1 });
+    const { value, repairedPaths } = repairLoneSurrogates(input);
+    expect(value).toEqual({ a: ['cut \uFFFD', emoji], b: { c: '\uFFFD cut' }, d: 1 });
+    expect(repairedPaths).toEqual(['a[0]', 'b.c']);
+  });
+
+  it('should return the very same value when nothing needs repair', () => {
+    const input = { a: [emoji], b: { c: 'x' } };
+    expect(repairLoneSurrogates(input).value).toBe(input);
+  });
+});
+
+describe('loneSurrogateWarning', () => {
+  it('should say how many strings were repaired and name the first few paths', () => {
+    const paths = ['m[0]', 'm[1]', 'm[2]', 'm[3]', 'm[4]', 'm[5]'];
+    const warning = loneSurrogateWarning(paths);
+    expect(warning).toMatchObject({ type: 'lossy', path: 'm[0]' });
+    expect(warning.message).toContain('6 strings');
+    expect(warning.message).toContain('m[0], m[1], m[2]');
+    expect(warning.message).not.toContain('m[5]');
+    expect(warning.message).toContain('U+FFFD');
+  });
+});

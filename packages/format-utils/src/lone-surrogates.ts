@@ -1,0 +1,121 @@
+import type { FormatWarning } from '@ctx/core';
+
+/**
+ * A UTF-16 surrogate half without its partner. `String.prototype.isWellFormed` / `toWellFormed` do the same job
+ * but are ES2024: the regex keeps this package usable under the ES2023 lib and in older browsers.
+ */
+const loneSurrogatePattern = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const loneSurrogatesPattern = new RegExp(loneSurrogatePattern.source, 'g');
+/** How many repaired paths a warning names. */
+const pathsNamed = 3;
+
+/** A value with its lone surrogates replaced, and where they were. */
+export interface RepairedLoneSurrogates<T> {
+  /** The repaired copy; the input itself when nothing needed repair. */
+  readonly value: T;
+  /** The JSON path of every repaired string, in document order (an object's path for a repaired key). */
+  readonly repairedPaths: readonly string[];
+}
+
+/**
+ * Whether a string holds an unpaired UTF-16 surrogate half — text that is not valid Unicode, which providers'
+ * APIs reject (usually a string cut in the middle of an emoji).
+ *
+ * @param text - The string to check.
+ * @returns `true` when some surrogate half has no partner.
+ */
+export function hasLoneSurrogate(text: string): boolean {
+  return loneSurrogatePattern.test(text);
+}
+
+function childPath(path: string, key: string | number): string {
+  if (typeof key === 'number') return `${path}[${key}]`;
+  return path === '' ? key : `${path}.${key}`;
+}
+
+function walk(value: unknown, path: string, onString: (text: string, path: string) => string): unknown {
+  if (typeof value === 'string') return onString(value, path);
+  if (Array.isArray(value)) {
+    const items: readonly unknown[] = value;
+    let copy: unknown[] | undefined;
+    items.forEach((item, index) => {
+      const repaired = walk(item, childPath(path, index), onString);
+      if (repaired !== item) (copy ??= [...items])[index] = repaired;
+    });
+    return copy ?? value;
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  let changed = false;
+  const entries = Object.entries(value).map(([key, item]): [string, unknown] => {
+    // A bad key is reported at its object's path: putting the key into the path would repeat the bad text.
+    const newKey = hasLoneSurrogate(key) ? onString(key, path) : key;
+    const newItem = walk(item, childPath(path, newKey), onString);
+    if (newItem !== item || newKey !== key) changed = true;
+    return [newKey, newItem];
+  });
+  return changed ? Object.fromEntries(entries) : value;
+}
+
+/**
+ * Lists every string in a JSON value (values and object keys, at any depth) that holds an unpaired UTF-16
+ * surrogate half; see {@link hasLoneSurrogate}.
+ *
+ * @param value - A JSON value, e.g. a provider request.
+ * @returns The JSON path of each such string (`messages[2].content[0].text`; an object's path for a bad key), in
+ *   document order; empty when every string is well-formed.
+ *
+ * @example
+ * ```ts
+ * findLoneSurrogates({ messages: [{ role: 'user', content: 'cut \uD83D' }] }); // ['messages[0].content']
+ * ```
+ */
+export function findLoneSurrogates(value: unknown): string[] {
+  const paths: string[] = [];
+  walk(value, '', (text, path) => {
+    if (hasLoneSurrogate(text)) paths.push(path);
+    return text;
+  });
+  return paths;
+}
+
+/**
+ * Replaces every unpaired UTF-16 surrogate half in a JSON value (values and object keys, at any depth) with U+FFFD
+ * (the replacement character, as `String.prototype.toWellFormed` does), so that a provider accepts the text.
+ * Proper surrogate pairs (emoji) are kept. The input is not modified.
+ *
+ * @param value - A JSON value, e.g. an encoded provider request.
+ * @returns The repaired copy (the input itself when nothing needed repair) and the paths of the repaired strings.
+ *
+ * @example
+ * ```ts
+ * const { value, repairedPaths } = repairLoneSurrogates(request);
+ * const warnings = repairedPaths.length > 0 ? [loneSurrogateWarning(repairedPaths)] : [];
+ * ```
+ */
+export function repairLoneSurrogates<T>(value: T): RepairedLoneSurrogates<T> {
+  const repairedPaths: string[] = [];
+  const repaired = walk(value, '', (text, path) => {
+    if (!hasLoneSurrogate(text)) return text;
+    repairedPaths.push(path);
+    return text.replace(loneSurrogatesPattern, '\uFFFD');
+  });
+  return { value: repaired as T, repairedPaths };
+}
+
+/**
+ * The one warning an encoder gives for the strings {@link repairLoneSurrogates} repaired: how many, and the first
+ * few paths.
+ *
+ * @param repairedPaths - The paths `repairLoneSurrogates` returned; at least one.
+ * @returns A `lossy` warning whose `path` is the first repaired path.
+ */
+export function loneSurrogateWarning(repairedPaths: readonly string[]): FormatWarning {
+  const count = repairedPaths.length;
+  const named = repairedPaths.slice(0, pathsNamed).map((path) => path || '(the value itself)');
+  const more = count > pathsNamed ? `, and ${count - pathsNamed} more` : '';
+  return {
+    type: 'lossy',
+    message: `${count} ${count === 1 ? 'string' : 'strings'} held lone UTF-16 surrogate halves (not valid Unicode; the API rejects them), replaced with U+FFFD: ${named.join(', ')}${more}`,
+    ...(repairedPaths[0] === undefined ? {} : { path: repairedPaths[0] }),
+  };
+}
