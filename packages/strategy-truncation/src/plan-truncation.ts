@@ -1,6 +1,5 @@
 import { parseHistoryEntry, type HistoryEntry, type TokenCounter, type ToolCallBlock } from '@ctx/core';
 import { findThinkingToolLoopStart } from '@ctx/strategy-utils';
-import { findOpenToolTurn } from './find-open-tool-turn.js';
 import { selectZones, type TruncationZones } from './select-zones.js';
 import { emptyOperationCounts, shortenEntry, type BlockOperationCounts, type ContentCategory } from './shorten-entry.js';
 import type { TruncationSettings } from './truncation-settings.js';
@@ -69,7 +68,7 @@ function attributeSavings(counts: TruncationCounts, saved: number, removedChars:
 /**
  * Runs the mechanical truncation over a history: the first message and the `preserveRecentCount` newest messages are
  * kept as they are, every old-zone entry goes through {@link shortenEntry} — except the thinking of the assistant turn
- * still in its tool loop, which is always kept ({@link findOpenToolTurn}). A changed entry is kept only when it is
+ * still in its tool loop, which is always kept (`findThinkingToolLoopStart` from `@ctx/strategy-utils`). A changed entry is kept only when it is
  * smaller in tokens than the original, so the result never grows. Deterministic, never modifies its input, and linear:
  * unchanged entries are passed through as the same objects (their token counts come from the counter's cache) and
  * only changed entries are tokenized, once: they are returned validated and frozen (`parseHistoryEntry`), so the
@@ -100,10 +99,8 @@ export function planTruncation(history: readonly HistoryEntry[], options: PlanTr
   };
   history.slice(0, zones.oldStart).forEach(rememberCalls);
 
-  // The thinking of the turn still in its tool loop stays, whatever the zones (Anthropic requires it).
-  const openTurn = findOpenToolTurn(history);
-  // …and so does the thinking of every step of that loop since the step that opened it with thinking (Anthropic
-  // checks the opener; the thinking of the current turn goes back complete).
+  // The thinking of every step of the turn still in its tool loop stays, whatever the zones, when that turn opened
+  // with thinking (Anthropic checks the opener; the thinking of the current turn goes back complete).
   const loopStart = findThinkingToolLoopStart(history);
   const output: HistoryEntry[] = history.slice(0, zones.oldStart);
   const origins: number[] = output.map((_, index) => index);
@@ -116,9 +113,7 @@ export function planTruncation(history: readonly HistoryEntry[], options: PlanTr
       break;
     }
     rememberCalls(entry);
-    const keepThinking =
-      (openTurn !== undefined && index >= openTurn.start && index < openTurn.end) ||
-      (loopStart !== undefined && index >= loopStart);
+    const keepThinking = loopStart !== undefined && index >= loopStart;
     const shortening = shortenEntry(entry, { settings, callsById, keepThinking });
     counts.errorResultsKept += shortening.operations.errorResultsKept;
     if (shortening.entry === entry) {

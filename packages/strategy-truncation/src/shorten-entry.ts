@@ -37,7 +37,7 @@ export interface EntryShorteningContext {
   readonly callsById: ReadonlyMap<string, ToolCallBlock>;
   /**
    * Keep the entry's thinking whatever `preserveThinking` says: the entry belongs to the assistant turn still in its
-   * tool loop, whose thinking Anthropic requires (`findOpenToolTurn`).
+   * tool loop, whose thinking Anthropic requires (`findThinkingToolLoopStart`).
    * @default false
    */
   readonly keepThinking?: boolean;
