@@ -1,14 +1,28 @@
 #!/usr/bin/env node
 // The one test command (`npm test`): installs, builds, type-checks, lints, builds the API docs, checks changesets,
-// runs every vitest test, and ends with the line `N passed, N failed` (each static check counts as one test).
+// proves the packed packages install and work with plain npm (scripts/pack-and-install.mjs), runs every vitest test
+// on Node 20 (this machine's) and again on Node 22 and 24 (fetched with `npx -y node@<major>`), and ends with the line
+// `N passed, N failed`: each static check counts as one test, each vitest test counts once per Node version it ran
+// on. The line before it says how many tests were skipped and, when the corpus is absent, how to point at it.
+// `CTX_TEST_NODES=20` (a comma-separated list of Node majors, default `20,22,24`) runs vitest on fewer versions.
 // Works from a fresh clone with only Node 20 + npm.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { corpusDirectory, corpusExists } from './corpus-directory.mjs';
+import { readVitestResults } from './vitest-results.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', npm_config_update_notifier: 'false', FORCE_COLOR: '0' };
 const resultsFile = `${root}.vitest-results.json`;
+const hostMajor = process.versions.node.split('.')[0];
+const nodeMajors = (process.env.CTX_TEST_NODES ?? '20,22,24')
+  .split(',')
+  .map((major) => major.trim())
+  .filter((major) => major !== '');
+const timings = [];
 
 function run(label, command, args) {
   process.stdout.write(`\n▶ ${label}: ${command} ${args.join(' ')}\n`);
@@ -16,6 +30,7 @@ function run(label, command, args) {
   const result = spawnSync(command, args, { cwd: root, env, stdio: 'inherit', shell: process.platform === 'win32' });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const ok = result.status === 0;
+  timings.push(`${label} ${seconds} s`);
   process.stdout.write(`${ok ? '✓' : '✗'} ${label} (${seconds} s)\n`);
   return ok;
 }
@@ -24,7 +39,8 @@ const checks = [];
 const install = run('install', 'npx', ['-y', 'pnpm@10.34.9', 'install', '--frozen-lockfile']);
 checks.push(['install', install]);
 if (install) {
-  checks.push(['build', run('build', 'npx', ['turbo', 'run', 'build', '--output-logs=errors-only'])]);
+  const built = run('build', 'npx', ['turbo', 'run', 'build', '--output-logs=errors-only']);
+  checks.push(['build', built]);
   // One turbo run for both, so type-checking and linting of different packages overlap.
   checks.push([
     'typecheck and lint',
@@ -34,24 +50,79 @@ if (install) {
   if (existsSync(`${root}.git`)) {
     checks.push(['changesets', run('changesets', 'npx', ['changeset', 'status'])]);
   }
+  // Needs the build above; without one it cannot pack anything, so it fails with it.
+  checks.push(['packed install', built && run('packed install', process.execPath, ['scripts/pack-and-install.mjs', '--skip-build'])]);
 }
 
 let passed = 0;
 let failed = 0;
-if (install) {
-  rmSync(resultsFile, { force: true });
-  run('tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`]);
-  if (existsSync(resultsFile)) {
-    const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
-    passed += results.numPassedTests;
-    failed += results.numFailedTests;
-    // A test file that fails to load has no failed tests of its own; count it so the run is red.
-    const brokenFiles = results.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0);
-    failed += brokenFiles.length;
-    for (const file of brokenFiles) process.stdout.write(`✗ could not run ${file.name}: ${file.message}\n`);
-  } else {
+const skippedPerNode = [];
+const nodeSummaries = [];
+
+/** Adds one vitest run's JSON results to the totals; a run that wrote none counts as one failure. */
+function countVitestRun(label, file) {
+  const results = readVitestResults(file);
+  if (results === undefined) {
     failed += 1;
-    process.stdout.write('✗ vitest wrote no results\n');
+    nodeSummaries.push(`✗ ${label}: vitest wrote no results`);
+    return;
+  }
+  passed += results.passed;
+  failed += results.failed;
+  skippedPerNode.push([label, results.skipped, results.notApplicable]);
+  for (const problem of results.problems) process.stdout.write(`✗ ${label}: ${problem}\n`);
+  nodeSummaries.push(`${results.failed === 0 ? '✓' : '✗'} ${label}: ${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped`);
+}
+
+/** Runs a command without waiting, so several run at once; resolves to whether it exited 0. */
+function runConcurrently(label, command, args) {
+  process.stdout.write(`\n▶ ${label}: ${command} ${args.join(' ')}\n`);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, env, stdio: 'inherit', shell: process.platform === 'win32' });
+    const finish = (ok) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      timings.push(`${label} ${seconds} s`);
+      process.stdout.write(`${ok ? '✓' : '✗'} ${label} (${seconds} s)\n`);
+      resolve(ok);
+    };
+    child.on('error', () => finish(false));
+    child.on('close', (status) => finish(status === 0));
+  });
+}
+
+if (install) {
+  if (nodeMajors.includes(hostMajor)) {
+    rmSync(resultsFile, { force: true });
+    run(`tests (node ${process.version})`, 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`]);
+    countVitestRun(`node ${hostMajor} (${process.version})`, resultsFile);
+  }
+  const otherResults = mkdtempSync(join(tmpdir(), 'ctx-vitest-'));
+  try {
+    // Other Node versions come from the package registry: `npx -y node@<major>` runs that version's `node` binary, and
+    // vitest forks its workers from it, so the tests run on it too. The probe fetches it and prints its version.
+    const others = [];
+    for (const major of nodeMajors.filter((candidate) => candidate !== hostMajor)) {
+      const probe = spawnSync('npx', ['-y', `node@${major}`, '-p', 'process.version'], { cwd: root, env, encoding: 'utf8', shell: process.platform === 'win32' });
+      const version = probe.status === 0 ? probe.stdout.trim() : '';
+      if (!version.startsWith(`v${major}.`)) {
+        failed += 1;
+        const why = `${probe.stdout ?? ''}${probe.stderr ?? ''}${probe.error ? String(probe.error) : ''}`.trim().split('\n').slice(-3).join(' | ');
+        nodeSummaries.push(`✗ node ${major}: could not run \`npx -y node@${major}\` (is the package registry reachable?): ${why || 'it printed nothing'}`);
+        continue;
+      }
+      others.push({ major, version, file: join(otherResults, `node-${major}.json`) });
+    }
+    // A vitest run on this 2-core machine keeps one worker busy (vitest uses cores - 1), so the other versions run
+    // side by side; only the JSON reporter, so their output does not interleave (failures are listed from it below).
+    await Promise.all(
+      others.map(({ major, version, file }) =>
+        runConcurrently(`tests (node ${version})`, 'npx', ['-y', `node@${major}`, 'node_modules/vitest/vitest.mjs', 'run', '--reporter=json', `--outputFile.json=${file}`]),
+      ),
+    );
+    for (const { major, version, file } of others) countVitestRun(`node ${major} (${version})`, file);
+  } finally {
+    rmSync(otherResults, { recursive: true, force: true });
   }
 }
 
@@ -60,5 +131,15 @@ for (const [, ok] of checks) {
   else failed += 1;
 }
 process.stdout.write(`\nstatic checks: ${checks.map(([label, ok]) => `${label} ${ok ? 'ok' : 'FAILED'}`).join(', ')}\n`);
+process.stdout.write(`times: ${timings.join(', ')}\n`);
+for (const summary of nodeSummaries) process.stdout.write(`${summary}\n`);
+const skipped = skippedPerNode.reduce((sum, [, count]) => sum + count, 0);
+const notApplicable = skippedPerNode.reduce((sum, [, , count]) => sum + count, 0);
+const perNode = skippedPerNode.length > 1 ? ` (${skippedPerNode.map(([label, count]) => `${label.split(' (')[0]}: ${count}`).join(', ')})` : '';
+const kinds = `${notApplicable} conformance checks that do not apply to a strategy, ${skipped - notApplicable} other`;
+const corpusNote = corpusExists
+  ? ''
+  : ` — the corpus tests were skipped: ${process.env.CTX_CORPUS ? `CTX_CORPUS=${corpusDirectory}` : relative(root, corpusDirectory)} not found; set CTX_CORPUS=/path/to/corpus (see "Corpus" in README.md)`;
+process.stdout.write(`${skipped} skipped${perNode}: ${kinds}${corpusNote}\n`);
 process.stdout.write(`${passed} passed, ${failed} failed\n`);
 process.exitCode = failed === 0 ? 0 : 1;

@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from './cli.js';
 import { ctx } from './test-support/run-ctx.js';
 import { demoTranscriptPath } from './demo-transcript.js';
 
@@ -26,7 +27,7 @@ describe('ctx compare', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Transcript: built-in demo \(.*demo-session\.json\)/);
-    expect(stdout).toMatch(/top-down-truncation\s+applied\s+[\d,]+ → [\d,]+\s+\d+\.\d%/);
+    expect(stdout).toMatch(/top-down-truncation\s+applied\s+[\d,]+ → [\d,]+\s.*\s\d+\.\d%/);
     expect(stdout).toMatch(/Compression \(top-down-truncation\): [\d,]+ → [\d,]+ tokens/);
     expect(stdout).toMatch(/warning \(lossy\): dropped the \d+ oldest entries/);
   });
@@ -101,16 +102,23 @@ describe('ctx compare', () => {
     expect(unknown.stderr).toMatch(/^ctx: .*unknown\.json: unknown format; expected ctx\.conversation\.v1, a trajectory/);
   });
 
-  it('should reject bad arguments with a usage error or one line', async () => {
-    expect((await ctx('compare', '--window', 'lots')).code).toBe(2);
+  it('should reject bad arguments with one line and the usage exit code 2', async () => {
+    expect(await ctx('compare', '--window', 'lots')).toMatchObject({
+      code: 2,
+      stderr: 'ctx: --window expects a whole number of tokens from 1 to 100,000,000, got lots',
+    });
     const threshold = await ctx('compare', '--threshold', '1.5');
-    expect(threshold).toMatchObject({ code: 1, stderr: 'ctx: --threshold expects a fraction in (0, 1], got 1.5' });
+    expect(threshold).toMatchObject({ code: 2, stderr: 'ctx: --threshold expects a fraction in (0, 1], got 1.5' });
     const unknown = await ctx('compare', '--strategies', 'magic');
     expect(unknown).toMatchObject({
-      code: 1,
-      stderr: 'ctx: unknown strategy "magic"; known strategies: lossless, high-density, watermark, truncation, sliding-window, top-down-truncation',
+      code: 2,
+      stderr:
+        'ctx: unknown strategy "magic"; known strategies: lossless, high-density, watermark, truncation, sliding-window, top-down-truncation, middle-out, one-shot, native',
     });
-    expect((await ctx('frobnicate')).code).toBe(2);
+    expect(await ctx('frobnicate')).toMatchObject({ code: 2, stderr: "ctx: unknown command 'frobnicate'" });
+    expect(await ctx('compare', '--frobnicate')).toMatchObject({ code: 2, stderr: "ctx: unknown option '--frobnicate'" });
+    expect(await ctx('compress', demoTranscriptPath)).toMatchObject({ code: 2, stderr: "ctx: required option '--strategy <names>' not specified" });
+    expect((await ctx('compare', '--set', 'no-equals-sign')).code).toBe(2);
   });
 });
 
@@ -126,7 +134,13 @@ describe('ctx strategies / settings / conformance', () => {
       'truncation @ctx/strategy-truncation',
       'sliding-window @ctx/strategy-sliding-window',
       'top-down-truncation @ctx/strategy-top-down-truncation',
+      'middle-out @ctx/strategy-middle-out',
+      'one-shot @ctx/strategy-one-shot',
+      'native @ctx/strategy-native',
     ]);
+    for (const name of ['middle-out', 'one-shot', 'native']) {
+      expect(strategies).toContainEqual(expect.objectContaining({ name, requiresLLM: true, trigger: { mode: 'threshold', defaultThreshold: 0.85 } }));
+    }
     expect(strategies).toContainEqual(
       expect.objectContaining({
         name: 'top-down-truncation',
@@ -152,9 +166,61 @@ describe('ctx strategies / settings / conformance', () => {
     expect(code).toBe(0);
   });
 
-  it('should print help with exit code 0', async () => {
+  it('should print help with exit code 0, and the exit codes and --debug at its end', async () => {
     const { code, stdout } = await ctx('--help');
     expect(code).toBe(0);
     expect(stdout).toMatch(/compare \[options\] \[paths\.\.\.\]/);
+    expect(stdout).toMatch(/--debug +print the stack trace of an error/);
+    const exitCodes = stdout.slice(stdout.indexOf('Exit codes:'));
+    for (const line of ['  0  success', '  1  a check failed', '  2  usage error']) expect(exitCodes).toContain(line);
+    expect(Math.max(...exitCodes.split('\n').map((line) => line.length))).toBeLessThanOrEqual(80);
+  });
+
+  it('should list the strategies in lines that fit an 80-column terminal, or the terminal it prints to', async () => {
+    const plain = await ctx('strategies');
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/^lossless — @ctx\/strategy-lossless\n {2}trigger continuous @ 0\.85 · LLM no\n/);
+    expect(plain.stdout).toContain(['  settings:', '    minEntriesKept=2', '    cutOversizedToolResults=true'].join('\n'));
+    expect(plain.stdout).toMatch(/^one-shot — @ctx\/strategy-one-shot\n {2}trigger threshold @ 0\.85 · LLM yes$/m);
+    expect(Math.max(...plain.stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(80);
+    const narrow: string[] = [];
+    expect(await runCli(['strategies'], { stdout: (text) => narrow.push(text), stderr: () => undefined, columns: 50 })).toBe(0);
+    const lines = narrow.join('\n').split('\n');
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(50);
+    expect(Math.max(...lines.map((line) => line.length))).toBeGreaterThan(40);
+  });
+
+  it('should say which conformance checks were skipped and why, in text and JSON', async () => {
+    const text = await ctx('conformance', '--strategies', 'high-density');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^Conformance of "high-density": passed\n {2}\d+ passed, 0 failed, (\d+) skipped/);
+    expect(text.stdout).toMatch(/\n {2}- skipped expand-restores: the strategy neither declares lossless nor implements expand\(\) \(on \d+ fixtures\)/);
+    const json = await ctx('conformance', '--strategies', 'high-density', '--json');
+    const [report] = (JSON.parse(json.stdout) as { reports: { counts: { skipped: number }; skipped: { checkId: string; reason: string; fixtures: string[] }[] }[] }).reports;
+    expect(report?.skipped).toContainEqual(
+      expect.objectContaining({ checkId: 'expand-restores', reason: 'the strategy neither declares lossless nor implements expand()' }),
+    );
+    expect(report?.skipped.reduce((sum, check) => sum + Math.max(1, check.fixtures.length), 0)).toBe(report?.counts.skipped);
+  });
+});
+
+describe('--debug (issue 14)', () => {
+  const missing = ['compress', '/nowhere/session.json', '--strategy', 'truncation'];
+
+  it('should print one line and no stack trace without --debug', async () => {
+    expect(await ctx(...missing)).toMatchObject({ code: 1, stderr: 'ctx: /nowhere/session.json: no such file or directory' });
+  });
+
+  it('should add the stack trace with --debug before or after the command, or with CTX_DEBUG=1', async () => {
+    for (const argv of [['--debug', ...missing], [...missing, '--debug']]) {
+      const { code, stderr } = await ctx(...argv);
+      expect(code, argv.join(' ')).toBe(1);
+      expect(stderr, argv.join(' ')).toMatch(/^ctx: \/nowhere\/session\.json: no such file or directory\n\w*Error: .*\n\s+at /);
+    }
+    process.env.CTX_DEBUG = '1';
+    const fromEnvironment = await ctx(...missing).finally(() => {
+      delete process.env.CTX_DEBUG;
+    });
+    expect(fromEnvironment.stderr).toMatch(/\n\s+at /);
   });
 });

@@ -1,6 +1,5 @@
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { CtxError } from '@ctx/core';
-import { CliError, processIo, type CliIo } from './cli-io.js';
+import { Command, Option } from 'commander';
+import { processIo, type CliIo } from './cli-io.js';
 import { runCompareCommand, type CompareCommandOptions } from './commands/compare-command.js';
 import { runCompressCommand, type CompressCommandOptions } from './commands/compress-command.js';
 import { runConformanceCommand } from './commands/conformance-command.js';
@@ -9,21 +8,23 @@ import { runSettingsCommand } from './commands/settings-command.js';
 import { runStrategiesCommand } from './commands/strategies-command.js';
 import { runStressCommand, type StressCommandOptions } from './commands/stress-command.js';
 import { outputFormats } from './output-formats.js';
-import { TranscriptLoadError } from './read-transcripts.js';
-import { escapeForTerminal } from './terminal-text.js';
+import { exitCodesHelp } from './exit-codes.js';
+import { isDebugRequested, reportCliError } from './report-cli-error.js';
 import type { StrategyCommandOptions } from './resolve-strategies.js';
 import { tokenizerNames, type TokenizerName } from './tokenizers.js';
+import {
+  parseBudgetOption,
+  parseRunsOption,
+  parseSummarizerWindowOption,
+  parseThresholdOption,
+  parseWindowOption,
+} from './validate-run-options.js';
 import { playgroundVersion } from './version.js';
 
-function parseNumber(value: string): number {
-  const parsed = Number(value);
-  if (value.trim() === '' || !Number.isFinite(parsed)) throw new InvalidArgumentError(`expected a number, got "${value}"`);
-  return parsed;
-}
-
 /**
- * Runs the `ctx` command line and returns the exit code: 0 on success, 1 when a check failed or the input was
- * unreadable (one line on stderr), 2 for a usage error.
+ * Runs the `ctx` command line and returns the exit code (see `exitCodes`): 0 on success, 1 when a check failed, the
+ * input was unreadable or a strategy failed, 2 for a usage error — each error one line on stderr, with its stack
+ * only under `--debug` (or `CTX_DEBUG=1`).
  *
  * @param argv - The arguments after `ctx`.
  */
@@ -37,8 +38,13 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     .configureOutput({
       writeOut: (text) => io.stdout(text.trimEnd()),
       writeErr: (text) => io.stderr(text.trimEnd()),
+      // One line like every other error: "ctx: unknown option '--x'" rather than "error: unknown option '--x'".
+      outputError: (text, write) => write(`ctx: ${text.replace(/^error: /, '')}`),
     })
-    .showHelpAfterError('(run ctx --help for usage)');
+    // Parsed by commander so that it is listed and accepted anywhere; `isDebugRequested` reads it from argv.
+    .option('--debug', 'print the stack trace of an error (or set CTX_DEBUG=1)')
+    .configureHelp({ showGlobalOptions: true })
+    .addHelpText('after', exitCodesHelp);
 
   const collect = (value: string, previous: string[]) => [...previous, value];
   const withStrategyOptions = (command: Command) =>
@@ -46,14 +52,20 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
       .option('--plugin <module>', 'load third-party strategies from a module path or installed package (repeatable)', collect, [])
       .option('--set <strategy.option=value>', 'a strategy setting, e.g. top-down-truncation.minEntriesKept=4 (repeatable)', collect, [])
       .option('--config <file.json>', 'strategy settings keyed by strategy name');
+  const withSummarizerOptions = (command: Command) =>
+    command
+      .option('--summarizer-url <url>', 'OpenAI-compatible base URL for LLM strategies, e.g. http://127.0.0.1:11434/v1 (key in CTX_SUMMARIZER_API_KEY)')
+      .option('--summarizer-model <id>', 'the model at --summarizer-url')
+      .option('--summarizer-window <tokens>', "the summarizer model's context window (requests stay within 80% of it)", parseSummarizerWindowOption)
+      .option('--summarizer <provider:model>', 'anthropic:<model> for LLM strategies (key in ANTHROPIC_API_KEY)');
   const withRunOptions = (command: Command) =>
     command
-      .option('--window <tokens>', "context window (default: the transcript's own size, as if it had just filled it)", parseNumber)
-      .option('--budget <tokens>', 'compression target for the whole request (default: threshold × window × 0.6)', parseNumber)
-      .option('--threshold <fraction>', "compression threshold in (0, 1] (default: each strategy's own)", parseNumber)
+      .option('--window <tokens>', "context window (default: the transcript's own size, as if it had just filled it)", parseWindowOption)
+      .option('--budget <tokens>', 'compression target for the whole request (default: threshold × window × 0.6)', parseBudgetOption)
+      .option('--threshold <fraction>', "compression threshold in (0, 1] (default: each strategy's own)", parseThresholdOption)
       .addOption(new Option('--tokenizer <name>', 'tokenizer').choices(tokenizerNames).default('gpt-tokenizer'));
 
-  withRunOptions(
+  withSummarizerOptions(withRunOptions(
     withStrategyOptions(
       program
         .command('compare')
@@ -63,14 +75,15 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
         .argument('[paths...]', 'transcript files or directories (Claude Code, trajectories, provider messages, ctx JSON)')
         .option('--strategies <names>', 'comma-separated strategy names (default: every known strategy)'),
     ),
-  )
-    .option('--runs <count>', 'runs per strategy; the median time is reported', parseNumber, 3)
+  ))
+    .option('--runs <count>', 'runs per strategy; the median time is reported (1 to 100)', parseRunsOption, 3)
     .option('--json', 'print {"results": [...]} instead of a table', false)
+    .option('--strict', 'fail (exit 1, compare nothing) when an input line is malformed, instead of warning', false)
     .action(async (paths: string[], options: CompareCommandOptions) => {
       exitCode = await runCompareCommand(paths, options, io);
     });
 
-  withRunOptions(
+  withSummarizerOptions(withRunOptions(
     withStrategyOptions(
       program
         .command('compress')
@@ -80,7 +93,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
         .argument('<file>', 'a transcript file (file#<line> picks one session of a multi-session file)')
         .requiredOption('--strategy <names>', 'comma-separated strategy names, run in order'),
     ),
-  )
+  ))
     .addOption(new Option('--epoch <which>', 'whole session, or what the model saw at the end').choices(['all', 'last']).default('all'))
     .option('--out <file>', 'write the compressed conversation here (a new file; never the input)')
     .addOption(
@@ -90,6 +103,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     )
     .option('--force', 'replace an existing --out file', false)
     .option('--json', 'print the report as JSON', false)
+    .option('--strict', 'fail (exit 1, compress and write nothing) when an input line is malformed, instead of warning', false)
     .action(async (file: string, options: Omit<CompressCommandOptions, 'strategies'> & { strategy: string }) => {
       exitCode = await runCompressCommand(file, { ...options, strategies: options.strategy }, io);
     });
@@ -100,7 +114,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     .argument('<paths...>', 'transcript files or directories')
     .addOption(new Option('--tokenizer <name>', 'tokenizer').choices(tokenizerNames).default('gpt-tokenizer'))
     .option('--json', 'print JSON: one object per transcript', false)
-    .action(async (paths: string[], options: { json: boolean; tokenizer: TokenizerName }) => {
+    .option('--strict', 'exit 1 when an input line is malformed (the report is still printed)', false)
+    .action(async (paths: string[], options: { json: boolean; tokenizer: TokenizerName; strict: boolean }) => {
       exitCode = await runInspectCommand(paths, options, io);
     });
 
@@ -149,15 +164,6 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // Help and version exit with 0; usage errors were already printed by commander.
-      return error.exitCode === 0 ? 0 : 2;
-    }
-    if (error instanceof CliError || error instanceof TranscriptLoadError || CtxError.isInstance(error)) {
-      // One line, and no raw bytes from a broken input file reach the terminal.
-      io.stderr(escapeForTerminal(`ctx: ${error.message.split('\n').join(' ')}`));
-      return 1;
-    }
-    throw error;
+    return reportCliError(error, { io, debug: isDebugRequested(argv) });
   }
 }

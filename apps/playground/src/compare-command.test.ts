@@ -1,7 +1,8 @@
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { writeBrokenClaudeCodeSession } from './test-support/broken-claude-code-session.js';
 import { ctx } from './test-support/run-ctx.js';
 import { findCorpusDirectory } from './corpus.js';
 import { demoTranscriptPath } from './demo-transcript.js';
@@ -31,8 +32,8 @@ describe('ctx compare', () => {
 
   it('should print the retention and validity columns', async () => {
     const { stdout } = await ctx('compare', demoTranscriptPath, '--runs', '1');
-    expect(stdout).toMatch(/strategy +outcome +tokens before → after +reduction +user texts +valid A\/O +file states +errors +ms/);
-    expect(stdout).toMatch(/top-down-truncation +applied +[\d,]+ → [\d,]+ +[\d.]+% +[\d.]+% +yes\/yes +[\d.]+% +[\d.]+%/);
+    expect(stdout).toMatch(/strategy +outcome +request tokens before → after +history tokens after +reduction +user texts +valid A\/O +file states +errors +ms/);
+    expect(stdout).toMatch(/top-down-truncation +applied +[\d,]+ → [\d,]+ +[\d,]+ +[\d.]+% +[\d.]+% +yes\/yes +[\d.]+% +[\d.]+%/);
   });
 
   it('should count what lossless replaced by references as kept, marked and explained, and not do so for the others', async () => {
@@ -75,6 +76,135 @@ describe('ctx compare', () => {
     process.env.CLAUDE_CONFIG_DIR = await mkdtemp(join(tmpdir(), 'ctx-empty-claude-'));
     const { stdout } = await ctx('compare', '--runs', '1');
     expect(stdout).toMatch(/^Transcript: built-in demo/);
+  });
+});
+
+const createdDirectories: string[] = [];
+const temporaryDirectory = async () => {
+  const directory = await mkdtemp(join(tmpdir(), 'ctx-compare-'));
+  createdDirectories.push(directory);
+  return directory;
+};
+afterEach(async () => {
+  await Promise.all(createdDirectories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })));
+});
+
+type Row = Record<string, unknown> & { warnings: { type: string; line: number | null; message: string; path: string | null }[] };
+
+describe('ctx compare on input with malformed lines', () => {
+  const compare = (...rest: string[]) => ctx('compare', ...rest, '--runs', '1', '--strategies', 'top-down-truncation');
+
+  it('should list each malformed line with its number after the table, escaped, and still exit 0', async () => {
+    const { path } = await writeBrokenClaudeCodeSession(await temporaryDirectory());
+    const { code, stdout } = await compare(path);
+    expect(code).toBe(0);
+    const afterTable = stdout.slice(stdout.indexOf('top-down-truncation  applied'));
+    expect(afterTable).toContain(`⚠ ${path}: 2 malformed lines skipped\n  line 3: `);
+    expect(afterTable).toMatch(/^ {2}line 4: .*\\x1b\[31m/m);
+    expect(stdout).not.toContain('\u001b');
+  });
+
+  it('should give every row all the transcript\'s warnings with their line numbers in --json, stdout JSON alone', async () => {
+    const { path, brokenLines } = await writeBrokenClaudeCodeSession(await temporaryDirectory());
+    const { code, stdout, stderr } = await compare(path, '--json');
+    expect(code).toBe(0);
+    const [row] = (JSON.parse(stdout) as { results: Row[] }).results;
+    const malformed = row?.warnings.filter((warning) => warning.type === 'malformed');
+    expect(malformed?.map((warning) => warning.line)).toEqual(brokenLines);
+    expect(malformed?.[0]?.message).toMatch(/^line 3: /);
+    expect(stderr).toBe(`ctx: ${path}: 2 malformed lines skipped (lines 3, 4); "warnings" in the JSON says what was lost`);
+  });
+
+  it('should refuse malformed lines with --strict: exit 1, one line with the count and first line, nothing compared', async () => {
+    const { path } = await writeBrokenClaudeCodeSession(await temporaryDirectory(), 3);
+    for (const extra of [[], ['--json']]) {
+      const { code, stdout, stderr } = await compare(path, '--strict', ...extra);
+      expect(code, extra.join(' ')).toBe(1);
+      expect(stdout, extra.join(' ')).toBe('');
+      expect(stderr, extra.join(' ')).toBe(
+        `ctx: ${path}: expected no malformed lines with --strict, found 3 malformed lines (first at line 3); repair the file or run without --strict`,
+      );
+    }
+  });
+
+  it('should run a clean transcript with --strict as without it', async () => {
+    const { code, stderr } = await compare(demoTranscriptPath, '--strict', '--json');
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+  });
+});
+
+describe('ctx compare outcomes and figures', () => {
+  /** A plugin strategy whose compress() throws a two-line error. */
+  const explodingPlugin = async () => {
+    const module = join(await temporaryDirectory(), 'exploding-strategy.mjs');
+    await writeFile(
+      module,
+      `export function createExplodingStrategy() {
+  return {
+    specificationVersion: 'v1',
+    name: 'exploding',
+    requiresLLM: false,
+    trigger: { mode: 'threshold', defaultThreshold: 0.85 },
+    async compress() { throw new Error('the summarizer refused the request\\nstatus 503: retry after 30 s'); },
+  };
+}
+`,
+    );
+    return module;
+  };
+
+  it('should never show a failed strategy as valid with 100% retention, and show its whole message', async () => {
+    const plugin = await explodingPlugin();
+    const { code, stdout } = await ctx('compare', demoTranscriptPath, '--runs', '1', '--plugin', plugin, '--strategies', 'exploding');
+    expect(code).toBe(1);
+    const row = stdout.split('\n').find((line) => line.startsWith('exploding '));
+    expect(row).toMatch(/^exploding +failed \[1\] +48,489 → — +— +— +— +—\/— +— +— +0\.00$/);
+    expect(stdout).toMatch(/^\[1\] exploding: .*the summarizer refused the request\n {4}status 503: retry after 30 s$/m);
+  });
+
+  it('should give a failed strategy null figures and its whole message in --json', async () => {
+    const plugin = await explodingPlugin();
+    const { stdout } = await ctx('compare', demoTranscriptPath, '--runs', '1', '--plugin', plugin, '--strategies', 'exploding', '--json');
+    const [row] = (JSON.parse(stdout) as { results: Row[] }).results;
+    expect(row).toMatchObject({
+      outcome: 'failed',
+      tokensAfter: null,
+      reduction: null,
+      userTextsKept: null,
+      validAnthropic: null,
+      validOpenAI: null,
+      fileStatesKept: null,
+      errorsKept: null,
+    });
+    expect(row?.detail).toMatch(/the summarizer refused the request\nstatus 503: retry after 30 s$/);
+  });
+
+  it('should carry the reason code and the strategy\'s whole sentence of a no-op in --json and under the table', async () => {
+    const json = await ctx('compare', demoTranscriptPath, '--runs', '1', '--strategies', 'watermark', '--json');
+    const [row] = (JSON.parse(json.stdout) as { results: Row[] }).results;
+    expect(row).toMatchObject({ outcome: 'no-op', reason: 'too-few-compressible' });
+    expect(row?.detail).toMatch(/^too-few-compressible — no call of a checkpoint tool .* in the history$/);
+    const { stdout } = await ctx('compare', demoTranscriptPath, '--runs', '1', '--strategies', 'watermark');
+    expect(stdout).toMatch(/^watermark +no-op \(too-few-compressible\) \[1\] /m);
+    expect(stdout).toContain(`[1] watermark: ${String(row?.detail)}`);
+  });
+
+  it('should name request and history tokens, with thousands separators, matching --json', async () => {
+    const json = await ctx('compare', demoTranscriptPath, '--runs', '1', '--strategies', 'lossless', '--json');
+    const [row] = (JSON.parse(json.stdout) as { results: Row[] }).results;
+    const integer = new Intl.NumberFormat('en-US');
+    const { tokensBefore, tokensAfter, historyTokensBefore, historyTokensAfter } = row as Record<string, number>;
+    expect(historyTokensAfter).toBeLessThan(tokensAfter as number);
+    const { stdout } = await ctx('compare', demoTranscriptPath, '--runs', '1', '--strategies', 'lossless');
+    expect(stdout).toContain(
+      `${integer.format(tokensBefore as number)} request tokens = ${integer.format(historyTokensBefore as number)} history + ${integer.format((tokensBefore as number) - (historyTokensBefore as number))} system and tools`,
+    );
+    expect(stdout).toMatch(/strategy +outcome +request tokens before → after +history tokens after +reduction/);
+    expect(stdout).toMatch(
+      new RegExp(`^lossless +applied +${integer.format(tokensBefore as number)} → ${integer.format(tokensAfter as number)} +${integer.format(historyTokensAfter as number)} `, 'm'),
+    );
+    expect(integer.format(historyTokensAfter as number)).toMatch(/^\d{1,3},\d{3}$/);
   });
 });
 

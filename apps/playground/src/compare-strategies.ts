@@ -1,4 +1,12 @@
-import { createTokenCounter, type CompressionStrategy, type Conversation, type TokenCounter, type Tokenizer, type TurnReport } from '@ctx/core';
+import {
+  createTokenCounter,
+  type CompressionStrategy,
+  type Conversation,
+  type Summarizer,
+  type TokenCounter,
+  type Tokenizer,
+  type TurnReport,
+} from '@ctx/core';
 import { measureCompression, type CompressionMeasurement } from './measure-compression.js';
 import { runPipeline } from './run-pipeline.js';
 
@@ -16,18 +24,29 @@ export interface CompareOptions {
   /** Compression target for the whole request, in tokens (default: threshold × window × 0.6). */
   readonly budget?: number;
   /**
-   * Runs per strategy; the reported time is the median.
+   * Runs per strategy; the reported time is the median. Strategies that call a model run once: every run would be
+   * a paid request.
    * @default 3
    */
   readonly runs?: number;
+  /** Handed to LLM strategies; without it they report a `missing-summarizer` no-op. */
+  readonly summarizer?: Summarizer;
 }
 
-/** What one strategy did to the transcript. */
+/**
+ * What one strategy did to the transcript. For `failed`, the measurement is of the untouched input (nothing was
+ * produced to measure): show the outcome and `detail`, not those figures.
+ */
 export interface StrategyComparison extends CompressionMeasurement {
   readonly strategy: string;
   /** `applied` when a pass changed the history, `no-op` when none did, `failed` when the strategy threw. */
   readonly outcome: 'applied' | 'no-op' | 'failed';
-  /** The no-op reason or the failure message. */
+  /** Why nothing changed, for `no-op`: the reason code (`already-under-target`, …, or `under-threshold`). */
+  readonly reason?: string;
+  /**
+   * For `no-op`, the reason code and the strategy's sentence about it (`too-few-compressible — no call of …`); for
+   * `failed`, the whole error message (every line). Undefined when the strategy applied.
+   */
   readonly detail: string | undefined;
   /** Median time of the strategy's passes (optimize + compress + apply), in milliseconds. */
   readonly milliseconds: number;
@@ -53,6 +72,18 @@ function median(values: readonly number[]): number {
 }
 
 /**
+ * The whole failure message: the error's own, and the lines of its cause that it left out (a wrapper's message
+ * often quotes only the first line of the strategy's error).
+ */
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  if (cause === undefined || error.message.includes(cause)) return error.message;
+  const [first = '', ...rest] = cause.split('\n');
+  return error.message.includes(first) ? [error.message, ...rest].join('\n') : `${error.message}\n${cause}`;
+}
+
+/**
  * Runs each strategy on the transcript the way an agent would (density optimization if the strategy has it, then
  * compression when over the threshold) and measures the outcome: tokens, retention, provider validity, time. A
  * strategy that throws is reported as `failed`; the others still run.
@@ -67,11 +98,12 @@ export async function compareStrategies(options: CompareOptions): Promise<Compar
 
   const results: StrategyComparison[] = [];
   for (const createStrategy of options.strategies) {
-    const name = createStrategy().name;
+    const probe = createStrategy();
+    const name = probe.name;
     const durations: number[] = [];
     let last: Awaited<ReturnType<typeof runPipeline>> | undefined;
     try {
-      for (let run = 0; run < runs; run++) {
+      for (let run = 0; run < (probe.requiresLLM ? 1 : runs); run++) {
         last = await runPipeline({
           conversation,
           strategies: [createStrategy],
@@ -79,6 +111,7 @@ export async function compareStrategies(options: CompareOptions): Promise<Compar
           window,
           ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
           ...(options.budget === undefined ? {} : { budget: options.budget }),
+          ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }),
         });
         durations.push(last.milliseconds);
       }
@@ -87,7 +120,7 @@ export async function compareStrategies(options: CompareOptions): Promise<Compar
         ...measureCompression(conversation, conversation, tokenCounter),
         strategy: name,
         outcome: 'failed',
-        detail: error instanceof Error ? error.message.split('\n')[0] : String(error),
+        detail: describeFailure(error),
         milliseconds: 0,
         report: undefined,
       });
@@ -98,11 +131,13 @@ export async function compareStrategies(options: CompareOptions): Promise<Compar
     const passes = report?.passes ?? [];
     const applied = passes.some((pass) => pass.outcome === 'applied');
     const lastNoOp = [...passes].reverse().find((pass) => pass.outcome === 'no-op');
+    const reason = lastNoOp?.reason ?? 'under-threshold';
     results.push({
       ...measureCompression(conversation, last.after, tokenCounter, last.readable),
       strategy: name,
       outcome: applied ? 'applied' : 'no-op',
-      detail: applied ? undefined : (lastNoOp?.reason ?? 'under-threshold'),
+      ...(applied ? {} : { reason }),
+      detail: applied ? undefined : lastNoOp?.message === undefined ? reason : `${reason} — ${lastNoOp.message}`,
       milliseconds: median(durations),
       report,
     });

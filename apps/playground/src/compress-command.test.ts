@@ -2,6 +2,7 @@ import { copyFile, link, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { writeBrokenClaudeCodeSession } from './test-support/broken-claude-code-session.js';
 import { ctx } from './test-support/run-ctx.js';
 import { findCorpusDirectory } from './corpus.js';
 import { demoTranscriptPath } from './demo-transcript.js';
@@ -81,7 +82,7 @@ describe('ctx compress', () => {
     expect((await ctx('compress', demoTranscriptPath, '--strategy', 'top-down-truncation', '--format', 'xml')).code).toBe(2);
     expect((await ctx('compress', demoTranscriptPath, '--strategy', 'top-down-truncation', '--epoch', 'first')).code).toBe(2);
     expect(await ctx('compress', demoTranscriptPath, '--strategy', 'top-down-truncation', '--budget', '-5')).toMatchObject({
-      code: 1,
+      code: 2,
       stderr: 'ctx: --budget expects a whole number of tokens from 0 to 100,000,000, got -5',
     });
     const written = await ctx('compress', demoTranscriptPath, '--strategy', 'top-down-truncation', '--out', '/nonexistent-dir/x.json');
@@ -180,6 +181,50 @@ describe('ctx compress --out', () => {
     // With an explicit --format, any name other than .jsonl is the user's choice.
     expect((await compress(demoTranscriptPath, '--out', join(directory, 'x.txt'), '--format', 'gemini')).code).toBe(0);
     expect((await readTranscriptFile(join(directory, 'x.txt')))[0]?.format).toBe('gemini-content');
+  });
+});
+
+describe('ctx compress on input with malformed lines', () => {
+  const compress = (input: string, ...rest: string[]) => ctx('compress', input, '--strategy', 'top-down-truncation', ...rest);
+
+  it('should list each malformed line with its number after the report and still exit 0', async () => {
+    const { path } = await writeBrokenClaudeCodeSession(await temporaryDirectory());
+    const { code, stdout } = await compress(path);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Valid request: .*\n\n⚠ .*session\.jsonl: 2 malformed lines skipped\n {2}line 3: .*\n {2}line 4: /);
+  });
+
+  it('should put every warning with its line number in --json and keep stdout JSON alone', async () => {
+    const { path, brokenLines } = await writeBrokenClaudeCodeSession(await temporaryDirectory());
+    const { code, stdout, stderr } = await compress(path, '--json');
+    expect(code).toBe(0);
+    const { warnings } = JSON.parse(stdout) as { warnings: { type: string; line: number | null; message: string }[] };
+    expect(warnings.filter((warning) => warning.type === 'malformed').map((warning) => warning.line)).toEqual(brokenLines);
+    expect(stderr).toMatch(/^ctx: .*session\.jsonl: 2 malformed lines skipped \(lines 3, 4\)/);
+  });
+
+  it('should refuse malformed lines with --strict: exit 1, one line, nothing printed or written', async () => {
+    const directory = await temporaryDirectory();
+    const { path } = await writeBrokenClaudeCodeSession(directory);
+    const out = join(directory, 'out.json');
+    const { code, stdout, stderr } = await compress(path, '--strict', '--out', out);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(`ctx: ${path}: expected no malformed lines with --strict, found 2 malformed lines (first at line 3); repair the file or run without --strict`);
+    expect(await readdir(directory)).toEqual(['session.jsonl']);
+  });
+
+  it('should print every count of a large transcript with thousands separators', async () => {
+    const history = Array.from({ length: 1200 }, (_, index) => ({
+      speaker: index % 2 === 0 ? 'human' : 'ai',
+      blocks: [{ type: 'text', text: `message ${index} ${'word '.repeat(20)}` }],
+    }));
+    const path = join(await temporaryDirectory(), 'large.json');
+    await writeFile(path, JSON.stringify({ format: 'ctx.conversation.v1', history }));
+    const { stdout } = await compress(path);
+    expect(stdout).toMatch(/^Transcript: .*large\.json \(ctx, whole session\) · 1,200 entries · \d{1,3},\d{3} request tokens = \d{1,3},\d{3} history \+ 0 system and tools$/m);
+    expect(stdout).toMatch(/^Result: \d{1,3},\d{3} → [\d,]+ request tokens \(\d+% removed; history \d{1,3},\d{3} → [\d,]+, system and tools 0\), 1,200 → [\d,]+ entries$/m);
+    expect(stdout).toMatch(/Retention: user texts \d+% \([\d,]+\/600\)/);
   });
 });
 

@@ -2,6 +2,7 @@ import { createTokenCounter, type FormatWarning, type Tokenizer } from '@ctx/cor
 import { summarizeClaudeCodeSession, type ClaudeCodeCompaction } from '@ctx/format-claude-code';
 import { classifyHistoryToolCalls, inferWorkspaceRoot, type ToolCallKind } from '@ctx/strategy-utils';
 import type { LoadedTranscript, TranscriptFormat } from './read-transcripts.js';
+import { toInputWarningsJson, type InputWarningJson } from './report-input-warnings.js';
 
 /** What `ctx inspect` reports for one transcript. Plain JSON. */
 export interface TranscriptInspection {
@@ -14,8 +15,10 @@ export interface TranscriptInspection {
   readonly toolCallsByKind: Readonly<Partial<Record<ToolCallKind, number>>>;
   /** Tool results that report a failure. */
   readonly toolErrors: number;
-  /** Tokens of the whole request (history, system, tools) with the given tokenizer. */
+  /** Request tokens (history, system, tools) with the given tokenizer. */
   readonly tokens: number;
+  /** The part of `tokens` taken by the history alone. */
+  readonly historyTokens: number;
   readonly tokenizer: string;
   readonly epochs: number;
   readonly compactions: number;
@@ -29,7 +32,10 @@ export interface TranscriptInspection {
   readonly filesWritten: number;
   readonly filesReread: number;
   readonly maxReadsOfOneFile: number;
-  readonly warnings: Readonly<Partial<Record<FormatWarning['type'], number>>>;
+  /** How many warnings of each type the reader reported. */
+  readonly warningCounts: Readonly<Partial<Record<FormatWarning['type'], number>>>;
+  /** Every warning the reader reported, in order, with its line (or path) where it has one. */
+  readonly warnings: readonly InputWarningJson[];
 }
 
 function count<K extends string>(counter: Partial<Record<K, number>>, key: K): void {
@@ -66,8 +72,9 @@ export function inspectTranscript(transcript: LoadedTranscript, tokenizer: Token
     for (const access of semantics.writes) written.add(access.path);
   }
 
-  const warnings: Partial<Record<FormatWarning['type'], number>> = {};
-  for (const warning of transcript.warnings) count(warnings, warning.type);
+  const warningCounts: Partial<Record<FormatWarning['type'], number>> = {};
+  for (const warning of transcript.warnings) count(warningCounts, warning.type);
+  const historyTokens = counter.countEntries(conversation.history);
 
   const session = transcript.claudeCode === undefined ? undefined : summarizeClaudeCodeSession(transcript.claudeCode);
   return {
@@ -78,7 +85,8 @@ export function inspectTranscript(transcript: LoadedTranscript, tokenizer: Token
     toolCalls: calls.length,
     toolCallsByKind,
     toolErrors,
-    tokens: counter.countEntries(conversation.history) + counter.countOverhead(conversation.system, conversation.tools),
+    tokens: historyTokens + counter.countOverhead(conversation.system, conversation.tools),
+    historyTokens,
     tokenizer: tokenizer.name,
     epochs: session?.epochs.length ?? 1,
     compactions: session?.compactions.length ?? 0,
@@ -86,11 +94,12 @@ export function inspectTranscript(transcript: LoadedTranscript, tokenizer: Token
     orphans: session?.orphans.length ?? 0,
     sidechains: session?.sidechains.length ?? 0,
     abandonedBranches: session?.abandonedBranches.length ?? 0,
-    malformedLines: session?.malformedLines.length ?? warnings.malformed ?? 0,
+    malformedLines: session?.malformedLines.length ?? warningCounts.malformed ?? 0,
     filesRead: readsPerFile.size,
     filesWritten: written.size,
     filesReread: [...readsPerFile.values()].filter((reads) => reads > 1).length,
     maxReadsOfOneFile: Math.max(0, ...readsPerFile.values()),
-    warnings,
+    warningCounts,
+    warnings: toInputWarningsJson(transcript.warnings),
   };
 }

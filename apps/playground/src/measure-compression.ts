@@ -9,9 +9,15 @@ import {
 
 /** How a compressed conversation compares with the original. */
 export interface CompressionMeasurement {
+  /** Request tokens before: the history plus the system instructions and tool definitions. */
   readonly tokensBefore: number;
+  /** Request tokens after: the compressed history plus the (unchanged) system instructions and tool definitions. */
   readonly tokensAfter: number;
-  /** Share of tokens removed, 0..1. */
+  /** Tokens of the history alone before, the figure strategies' own warnings and targets count in. */
+  readonly historyTokensBefore: number;
+  /** Tokens of the compressed history alone. */
+  readonly historyTokensAfter: number;
+  /** Share of request tokens removed, 0..1. */
   readonly reduction: number;
   readonly entriesBefore: number;
   readonly entriesAfter: number;
@@ -27,7 +33,7 @@ export interface CompressionMeasurement {
 }
 
 /**
- * Measures a compression: tokens, entries, what was retained (user texts, latest file states, errors, thinking —
+ * Measures a compression: request and history tokens, entries, what was retained (user texts, latest file states, errors, thinking —
  * `@ctx/retention`), and whether the result is still a valid Anthropic and OpenAI request.
  *
  * @param before - The original conversation.
@@ -42,13 +48,15 @@ export function measureCompression(
   tokenCounter: TokenCounter,
   readable: Conversation = after,
 ): CompressionMeasurement {
-  const tokens = (conversation: Conversation) =>
-    tokenCounter.countEntries(conversation.history) + tokenCounter.countOverhead(conversation.system, conversation.tools);
-  const tokensBefore = tokens(before);
-  const tokensAfter = tokens(after);
+  const historyTokensBefore = tokenCounter.countEntries(before.history);
+  const historyTokensAfter = tokenCounter.countEntries(after.history);
+  const tokensBefore = historyTokensBefore + tokenCounter.countOverhead(before.system, before.tools);
+  const tokensAfter = historyTokensAfter + tokenCounter.countOverhead(after.system, after.tools);
   return {
     tokensBefore,
     tokensAfter,
+    historyTokensBefore,
+    historyTokensAfter,
     reduction: tokensBefore === 0 ? 0 : 1 - tokensAfter / tokensBefore,
     entriesBefore: before.history.length,
     entriesAfter: after.history.length,

@@ -2,6 +2,7 @@ import { CtxError, type CompressionStrategy } from '@ctx/core';
 import { CliError } from './cli-io.js';
 import { readStrategySettingsInput } from './strategy-settings-input.js';
 import { builtInStrategySources, loadPlugins, selectStrategySources } from './strategy-sources.js';
+import { UsageError } from './usage-error.js';
 
 /** Strategy options shared by `ctx compare` and `ctx compress`. */
 export interface StrategyCommandOptions {
@@ -17,14 +18,15 @@ export interface StrategyCommandOptions {
  * `@ctx/strategy-*` packages and `--plugin` modules; `--set` / `--config` settings validated by each strategy's own
  * factory (a bad value fails here, before any transcript is read).
  *
- * @throws `CliError` or the strategy's `InvalidStrategySettingsError`, each one line.
+ * @throws `UsageError` for an empty or unknown strategy name or a malformed `--set` (exit 2); `CliError` for a plugin or
+ *   `--config` file that cannot be used, or the strategy's `InvalidStrategySettingsError` (exit 1); each one line.
  */
 export async function resolveStrategies(options: StrategyCommandOptions): Promise<(() => CompressionStrategy)[]> {
   const known = [...builtInStrategySources(), ...(await loadPlugins(options.plugin))];
   const names = options.strategies?.split(',').map((name) => name.trim()).filter(Boolean);
   // `--strategies ""` (an empty shell variable) would otherwise run nothing and report success.
   if (names !== undefined && names.length === 0) {
-    throw new CliError(
+    throw new UsageError(
       `--strategies expects one or more strategy names, got "${options.strategies ?? ''}"; known: ${known.map((source) => source.name).join(', ')}`,
     );
   }
@@ -41,7 +43,9 @@ export async function resolveStrategies(options: StrategyCommandOptions): Promis
       source.create(strategySettings);
     } catch (error) {
       if (CtxError.isInstance(error) || error instanceof CliError) throw error;
-      throw new CliError(`strategy "${source.name}" (${source.origin}) rejected its settings: ${(error as Error).message.split('\n')[0] ?? ''}`);
+      throw new CliError(`strategy "${source.name}" (${source.origin}) rejected its settings: ${(error as Error).message.split('\n')[0] ?? ''}`, {
+        cause: error,
+      });
     }
     return () => source.create(strategySettings);
   });

@@ -31,7 +31,11 @@ describe('runPipeline readable history', () => {
     const text = (speaker: 'human' | 'ai', words: number): HistoryEntry => ({ speaker, blocks: [{ type: 'text', text: 'word '.repeat(words) }] });
     const conversation = { history: [text('human', 50), text('ai', 50), text('human', 50), text('ai', 50)] };
     const comparison = await compareStrategies({ conversation, strategies: [brokenExpand], tokenizer: characters, runs: 1 });
-    expect(comparison.results[0]).toMatchObject({ strategy: 'broken-expand', outcome: 'failed', detail: 'reference source missing' });
+    expect(comparison.results[0]).toMatchObject({
+      strategy: 'broken-expand',
+      outcome: 'failed',
+      detail: 'strategy "broken-expand" threw in expand(): Error: reference source missing',
+    });
   });
 
   it('should give the readable history of a lossless run as the original, references resolved', async () => {

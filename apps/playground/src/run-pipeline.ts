@@ -3,9 +3,12 @@ import {
   createCompressionOrchestrator,
   type CompressionStrategy,
   type Conversation,
+  type Summarizer,
   type TokenCounter,
   type TurnReport,
 } from '@ctx/core';
+import { guardStrategyCalls } from './guard-strategy-calls.js';
+import { StrategyFailedError } from './strategy-failed-error.js';
 
 /** Options of {@link runPipeline}. */
 export interface PipelineOptions {
@@ -20,6 +23,8 @@ export interface PipelineOptions {
   readonly threshold?: number;
   /** Compression target for the whole request, in tokens (default: threshold × window × 0.6). */
   readonly budget?: number;
+  /** Handed to LLM strategies (one-shot, middle-out, native) through the compression context. */
+  readonly summarizer?: Summarizer;
 }
 
 /** What a pipeline run did. */
@@ -41,7 +46,11 @@ export interface PipelineResult {
 /**
  * Runs strategies on a conversation the way an agent loop would: for each strategy, an orchestrator on the shared
  * history calls `ensureCompressionBeforeSend()` (density optimization for continuous strategies, then compression
- * when the request passes the threshold). Errors of a strategy propagate.
+ * when the request passes the threshold).
+ *
+ * @throws `StrategyFailedError` when a strategy's `optimize()`, `compress()` or (last pass only) `expand()`
+ *   throws — one line naming the strategy, the method and what happened (a write to its frozen input is called out);
+ *   the strategy's error is the `cause`. Errors of the orchestrator itself (e.g. an invalid result) propagate as they are.
  */
 export async function runPipeline(options: PipelineOptions): Promise<PipelineResult> {
   const { conversation } = options;
@@ -59,10 +68,11 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     strategies.push(strategy);
     const orchestrator = createCompressionOrchestrator({
       history,
-      strategies: [strategy],
+      strategies: [guardStrategyCalls(strategy)],
       contextLimit: options.window,
       // The window and budget are in the chosen tokenizer's tokens: measuring, not guarding a provider's limit.
       calibration: false,
+      ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }),
       ...(options.budget === undefined ? {} : { targetTokens: options.budget }),
       settings: options.threshold === undefined ? {} : { 'compression.threshold': options.threshold },
     });
@@ -94,7 +104,7 @@ function resolveReferences(after: Conversation, strategies: readonly Compression
     try {
       history = strategy.expand(history);
     } catch (error) {
-      if (position === strategies.length - 1) throw error;
+      if (position === strategies.length - 1) throw new StrategyFailedError({ strategyName: strategy.name, method: 'expand', cause: error });
       // A later pass removed or changed what a reference points at: the model cannot follow it either.
     }
   }

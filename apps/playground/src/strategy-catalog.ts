@@ -1,6 +1,9 @@
 import type { CompressionStrategy } from '@ctx/core';
 import { createHighDensityStrategy } from '@ctx/strategy-high-density';
 import { createLosslessStrategy } from '@ctx/strategy-lossless';
+import { createMiddleOutStrategy } from '@ctx/strategy-middle-out';
+import { createNativeStrategy } from '@ctx/strategy-native';
+import { createOneShotStrategy } from '@ctx/strategy-one-shot';
 import { createSlidingWindowStrategy } from '@ctx/strategy-sliding-window';
 import { createTopDownTruncationStrategy } from '@ctx/strategy-top-down-truncation';
 import { createTruncationStrategy } from '@ctx/strategy-truncation';
@@ -25,7 +28,8 @@ function fromFactory<Settings, Resolved>(
 
 /**
  * The strategy packages the playground ships with, in the order `ctx compare` runs them: lossless first, then the
- * deterministic lossy ones from gentlest to bluntest. Third-party strategies come in through plugins.
+ * deterministic lossy ones from gentlest to bluntest, then the ones that summarize with a model. Third-party
+ * strategies come in through plugins.
  */
 export const strategyCatalog: readonly CatalogEntry[] = [
   { name: 'lossless', packageName: '@ctx/strategy-lossless', create: fromFactory(createLosslessStrategy) },
@@ -42,4 +46,8 @@ export const strategyCatalog: readonly CatalogEntry[] = [
     packageName: '@ctx/strategy-top-down-truncation',
     create: fromFactory(createTopDownTruncationStrategy),
   },
+  // The LLM strategies: without a summarizer (--summarizer-url / --summarizer) they report missing-summarizer.
+  { name: 'middle-out', packageName: '@ctx/strategy-middle-out', create: fromFactory(createMiddleOutStrategy) },
+  { name: 'one-shot', packageName: '@ctx/strategy-one-shot', create: fromFactory(createOneShotStrategy) },
+  { name: 'native', packageName: '@ctx/strategy-native', create: (settings) => createNativeStrategy(settings as Parameters<typeof createNativeStrategy>[0]) },
 ];

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { findPrototypeKeys, PROTOTYPE_KEYS } from '@ctx/core';
 import { CliError } from './cli-io.js';
+import { UsageError } from './usage-error.js';
 
 /** Settings per strategy name, as given on the command line. */
 export type StrategySettingsInput = ReadonlyMap<string, Readonly<Record<string, unknown>>>;
@@ -32,7 +33,8 @@ function setPath(target: Record<string, unknown>, path: readonly string[], value
  * <strategy>.<option>=<value>` (repeatable; dotted options nest, values are JSON when they parse). `--set` wins.
  *
  * @param knownNames - Strategy names, so that names containing dots are split correctly.
- * @throws {@link CliError} with one line for a malformed `--set`, an unknown strategy or an unreadable config file.
+ * @throws {@link UsageError} for a malformed `--set` (exit 2); {@link CliError} with one line for an unknown strategy
+ *   or an unreadable config file.
  */
 export async function readStrategySettingsInput(options: {
   readonly set: readonly string[];
@@ -78,7 +80,7 @@ export async function readStrategySettingsInput(options: {
     const key = equals === -1 ? '' : assignment.slice(0, equals);
     const name = byLength.find((candidate) => key.startsWith(`${candidate}.`));
     if (equals === -1 || name === undefined || key.length === name.length + 1) {
-      throw new CliError(
+      throw new UsageError(
         `--set ${assignment}: expected <strategy>.<option>=<value> with a known strategy (${options.knownNames.join(', ')})`,
       );
     }

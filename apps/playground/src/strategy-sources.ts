@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { assertCompressionStrategy, type CompressionStrategy } from '@ctx/core';
 import { CliError } from './cli-io.js';
 import { strategyCatalog } from './strategy-catalog.js';
+import { UsageError } from './usage-error.js';
 
 /** Where a strategy comes from and how to create it with settings. */
 export interface StrategySource {
@@ -20,24 +21,73 @@ function isFactoryName(name: string): boolean {
   return /^create[A-Z0-9].*Strategy$/.test(name);
 }
 
-function packageEntry(packageDirectory: string): string {
-  const manifest = JSON.parse(readFileSync(join(packageDirectory, 'package.json'), 'utf8')) as {
-    exports?: unknown;
-    main?: string;
-  };
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+
+/** Every line of the message, trimmed, on one line. */
+function flatMessage(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error))
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ');
+}
+
+const expectedPackage = 'expected a package folder whose package.json names its module in "exports" or "main", or the path of a module file';
+
+/**
+ * The module file of a plugin package folder: `exports` (`.` with `import`, `node` or `default`), else `main`, else
+ * `index.js`.
+ *
+ * @param specifier - What the user wrote, for the messages.
+ * @throws {@link CliError} naming the file when there is no package.json, it is not JSON, or the entry is missing.
+ */
+function packageEntry(packageDirectory: string, specifier: string): string {
+  const manifestPath = join(packageDirectory, 'package.json');
+  if (!existsSync(manifestPath)) {
+    throw new CliError(`--plugin ${specifier}: no package.json in ${packageDirectory}; ${expectedPackage}`);
+  }
+  let manifest: { exports?: unknown; main?: unknown };
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('expected a JSON object');
+    manifest = parsed;
+  } catch (error) {
+    throw new CliError(`--plugin ${specifier}: ${manifestPath} is not a valid package.json (${firstLine(error)}); ${expectedPackage}`, { cause: error });
+  }
   const root: unknown =
     typeof manifest.exports === 'object' && manifest.exports !== null && '.' in manifest.exports
       ? (manifest.exports as Record<string, unknown>)['.']
       : manifest.exports;
-  if (typeof root === 'string') return join(packageDirectory, root);
-  if (typeof root === 'object' && root !== null) {
+  let entry: string | undefined;
+  let from: string;
+  if (typeof root === 'string') {
+    entry = root;
+    from = '"exports"';
+  } else if (typeof root === 'object' && root !== null) {
     const conditions = root as Record<string, unknown>;
-    for (const condition of ['import', 'node', 'default']) {
-      const target = conditions[condition];
-      if (typeof target === 'string') return join(packageDirectory, target);
+    entry = ['import', 'node', 'default'].map((condition) => conditions[condition]).find((target) => typeof target === 'string');
+    from = '"exports"';
+    if (entry === undefined) {
+      throw new CliError(
+        `--plugin ${specifier}: ${manifestPath} "exports" has no "import", "node" or "default" entry for "."; expected one naming the ES module to load`,
+      );
     }
+  } else if (typeof manifest.main === 'string') {
+    entry = manifest.main;
+    from = '"main"';
+  } else {
+    entry = 'index.js';
+    from = 'the default (no "exports" or "main")';
   }
-  return join(packageDirectory, manifest.main ?? 'index.js');
+  const path = join(packageDirectory, entry);
+  if (!existsSync(path) || statSync(path).isDirectory()) {
+    throw new CliError(
+      `--plugin ${specifier}: the entry point ${path} (from ${from} in ${manifestPath}) is not a file; build the package, or point "exports" or "main" at its module`,
+    );
+  }
+  return path;
 }
 
 /** Finds `node_modules/<name>` from `directory` upward, like Node's resolution for the user's project. */
@@ -61,17 +111,23 @@ function resolvePluginEntry(specifier: string, cwd: string): string {
   if (isPathSpecifier(specifier)) {
     const path = resolve(cwd, specifier);
     if (!existsSync(path)) throw new CliError(`--plugin ${specifier}: no such file or directory`);
-    return statSync(path).isDirectory() ? packageEntry(path) : path;
+    return statSync(path).isDirectory() ? packageEntry(path, specifier) : path;
   }
   const packageDirectory = findInstalledPackage(specifier, cwd) ?? findInstalledPackage(specifier, import.meta.dirname);
   if (packageDirectory === undefined) {
     // `--plugin packages/my-strategy` means the folder beside the user, not a package named that: accept it when no
     // installed package of that name exists.
     const path = resolve(cwd, specifier);
-    if (existsSync(path)) return statSync(path).isDirectory() ? packageEntry(path) : path;
+    if (existsSync(path)) return statSync(path).isDirectory() ? packageEntry(path, specifier) : path;
     throw new CliError(`--plugin ${specifier}: package not found (install it, or give a path to the module)`);
   }
-  return packageEntry(packageDirectory);
+  return packageEntry(packageDirectory, specifier);
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
 }
 
 function sourcesFromModule(module: Record<string, unknown>, origin: string): StrategySource[] {
@@ -80,6 +136,9 @@ function sourcesFromModule(module: Record<string, unknown>, origin: string): Str
   );
   const sources: StrategySource[] = [];
   for (const [exportName, value] of candidates) {
+    if (value === undefined) continue;
+    const notAStrategy = (what: string, cause?: unknown) =>
+      new CliError(`--plugin ${origin}: export "${exportName}" ${what}; expected a strategy factory (a function returning a strategy) or a strategy object`, { cause });
     let create: (settings?: Readonly<Record<string, unknown>>) => CompressionStrategy;
     if (typeof value === 'function') {
       create = (settings) => {
@@ -87,8 +146,14 @@ function sourcesFromModule(module: Record<string, unknown>, origin: string): Str
         assertCompressionStrategy(strategy);
         return strategy;
       };
-    } else if (typeof value === 'object' && value !== null) {
-      assertCompressionStrategy(value);
+    } else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      try {
+        assertCompressionStrategy(value);
+      } catch (error) {
+        // A CommonJS module's `module.exports` arrives as the default export beside its named factories: skip it.
+        if (exportName === 'default' && candidates.length > 1) continue;
+        throw notAStrategy(`is not a strategy (${flatMessage(error)})`, error);
+      }
       const strategy = value;
       create = (settings) => {
         if (settings !== undefined && Object.keys(settings).length > 0) {
@@ -97,13 +162,13 @@ function sourcesFromModule(module: Record<string, unknown>, origin: string): Str
         return strategy;
       };
     } else {
-      continue;
+      throw notAStrategy(`is ${describeValue(value)}`);
     }
     let name: string;
     try {
       name = create().name;
     } catch (error) {
-      throw new CliError(`--plugin ${origin}: export "${exportName}" is not a strategy factory: ${(error as Error).message.split('\n').join(' ')}`);
+      throw notAStrategy(`is not a strategy factory: called without settings, it threw ${flatMessage(error)}`, error);
     }
     sources.push({ name, origin, create });
   }
@@ -130,7 +195,10 @@ export async function loadPlugins(specifiers: readonly string[], cwd = process.c
     try {
       module = (await import(pathToFileURL(entry).href)) as Record<string, unknown>;
     } catch (error) {
-      throw new CliError(`--plugin ${specifier}: cannot load ${entry}: ${(error as Error).message.split('\n')[0] ?? ''}`);
+      const description = error instanceof Error ? `${error.name}: ${firstLine(error)}` : String(error);
+      throw new CliError(`--plugin ${specifier}: importing ${entry} failed (${description}); expected an ES module that loads without errors`, {
+        cause: error,
+      });
     }
     sources.push(...sourcesFromModule(module, specifier));
   }
@@ -151,7 +219,7 @@ export function builtInStrategySources(): StrategySource[] {
  * `@ctx/strategy-<name>` package.
  *
  * @param names - The names in order; undefined means every known strategy.
- * @throws {@link CliError} naming the unknown strategy and the known ones.
+ * @throws `UsageError` naming the unknown strategy and the known ones.
  */
 export async function selectStrategySources(
   names: readonly string[] | undefined,
@@ -169,7 +237,7 @@ export async function selectStrategySources(
     const fromPackage =
       installed === undefined ? [] : (await loadPlugins([installed])).filter((candidate) => candidate.name === name);
     if (fromPackage[0] === undefined) {
-      throw new CliError(`unknown strategy "${name}"; known strategies: ${known.map((candidate) => candidate.name).join(', ')}`);
+      throw new UsageError(`unknown strategy "${name}"; known strategies: ${known.map((candidate) => candidate.name).join(', ')}`);
     }
     selected.push(fromPackage[0]);
   }

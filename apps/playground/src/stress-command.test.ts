@@ -25,12 +25,12 @@ describe('ctx stress', () => {
     expect(matrix.totals).toMatchObject({ sessions: 2, failingCells: 0 });
   });
 
-  it('should say which scenarios and strategies exist when a filter matches nothing', async () => {
+  it('should say which scenarios and strategies exist when a filter matches nothing, as a usage error', async () => {
     const scenarios = await ctx('stress', '--scenarios', 'nope');
-    expect(scenarios.code).toBe(1);
+    expect(scenarios.code).toBe(2);
     expect(scenarios.stderr).toMatch(/Expected --scenarios to match a scenario, got "nope"; known: TestStress_200k_NormalConversation/);
     const chains = await ctx('stress', '--chains', 'sliding-window>nope');
-    expect(chains.code).toBe(1);
+    expect(chains.code).toBe(2);
     expect(chains.stderr).toMatch(/Expected a built-in strategy name in a chain, got "nope"/);
   });
 });

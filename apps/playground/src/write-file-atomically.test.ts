@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,6 +19,15 @@ describe('writeFileAtomically', () => {
     await writeFileAtomically(target, ['{"a":', '1}\n']);
     expect(await readFile(target, 'utf8')).toBe('{"a":1}\n');
     expect(await readdir(directory)).toEqual(['out.json']);
+  });
+
+  it("should keep a replaced file's permissions: a private file stays private", async () => {
+    const target = join(directory, 'session.json');
+    await writeFile(target, 'old\n');
+    await chmod(target, 0o600);
+    await writeFileAtomically(target, ['new\n']);
+    expect((await stat(target)).mode & 0o777).toBe(0o600);
+    expect(await readFile(target, 'utf8')).toBe('new\n');
   });
 
   it('should keep the old file and remove the temporary one when producing the contents fails midway', async () => {

@@ -51,6 +51,7 @@ const noOpReasons: readonly NoOpReason[] = [
   'no-progress',
   'no-progress-backoff',
   'missing-summarizer',
+  'summarizer-failed',
   'aborted',
   'unsupported-history',
 ];

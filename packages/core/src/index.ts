@@ -13,7 +13,9 @@ export { InvalidSettingsError } from './errors/invalid-settings-error.js';
 export { InvalidStrategyError } from './errors/invalid-strategy-error.js';
 export { InvalidStrategySettingsError } from './errors/invalid-strategy-settings-error.js';
 export { StaleDensityResultError } from './errors/stale-density-result-error.js';
+export { SummarizerError, type SummarizerFailureReason } from './errors/summarizer-error.js';
 export { TokenCountError } from './errors/token-count-error.js';
+export { ToolPairingError } from './errors/tool-pairing-error.js';
 export { UnknownStrategyError } from './errors/unknown-strategy-error.js';
 export { formatIssuePath, formatValidationIssues, type ValidationIssue } from './errors/validation-issue.js';
 
@@ -61,10 +63,12 @@ export {
 } from './history/tool-pairing.js';
 export {
   HistoryService,
+  type AddEntriesOptions,
   type ApplyDensityResultOptions,
   type HistoryEvent,
   type HistoryServiceOptions,
 } from './history/history-service.js';
+export type { AddedToolPairingProblem } from './history/tool-call-ledger.js';
 
 // Tokens
 export type { Tokenizer } from './tokens/tokenizer.js';

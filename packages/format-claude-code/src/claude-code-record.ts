@@ -29,8 +29,14 @@ export interface ClaudeCodeRecord {
   /** `user`, `assistant`, `system`, `progress`, … */
   readonly type: string;
   readonly uuid?: string;
-  /** The physical parent; undefined for a root (`parentUuid: null`) or a record without one. */
+  /**
+   * The physical parent; undefined for a root (`parentUuid: null`) or a record without one. When the parent the
+   * file names was on a malformed line, this is the record the conversation was joined to instead (see
+   * `reconnectedAcross`); `value.parentUuid` keeps what the file says.
+   */
   readonly parentUuid?: string;
+  /** Set when the parent was lost on malformed lines: those lines, ascending. */
+  readonly reconnectedAcross?: readonly number[];
   /** Set on the first record after a compaction: the last record before it. */
   readonly logicalParentUuid?: string;
   /** True for records of a subagent (Task tool) conversation. */

@@ -10,6 +10,8 @@ import { readStringField } from '@ctx/format-utils';
 import { buildClaudeCodeSession } from './build-claude-code-session.js';
 import { knownClaudeCodeRecordTypes, type ClaudeCodeRecord } from './claude-code-record.js';
 import type { ClaudeCodeFileStatistics, ClaudeCodeSession } from './claude-code-session.js';
+import type { MalformedLineInput } from './reconnect-across-malformed-lines.js';
+import { salvageMalformedLine } from './salvage-malformed-line.js';
 import { createCompactionTracker } from './track-compactions.js';
 
 /** The format id used in errors and warnings. */
@@ -36,9 +38,21 @@ export interface ClaudeCodeSessionReader {
   /**
    * Ends the input and builds the session. Call it once.
    *
-   * @throws `InvalidFormatError` (from `@ctx/core`) when the input had lines but none of them was a Claude Code record.
+   * @throws `InvalidFormatError` (from `@ctx/core`) when the input had lines but none of them was a Claude Code
+   *   record, or with `strict` when any line was malformed.
    */
   finish(): ClaudeCodeSession;
+}
+
+/** Options of {@link createClaudeCodeSessionReader} and {@link parseClaudeCodeSession}. */
+export interface ClaudeCodeReadOptions {
+  /**
+   * Treat malformed lines as an error: `finish()` throws `InvalidFormatError` listing every one (line number, the
+   * problem, what it held) instead of reading the rest and reporting them as warnings.
+   *
+   * @default false
+   */
+  readonly strict?: boolean;
 }
 
 type Counter = Record<string, number>;
@@ -67,9 +81,11 @@ function countBlocks(message: JsonValue | undefined, blockType: string): number 
  * `subagents/agent-*.jsonl` file). Browser-safe; the Node entry point `@ctx/format-claude-code/node` feeds it from
  * a file.
  *
- * Malformed lines become `malformed` warnings with their 1-based line number and every other line is still read;
+ * Malformed lines become `malformed` warnings with their 1-based line number, what they held and what they cost,
+ * and every other line is still read; the conversation is joined across them (see `ClaudeCodeSession.malformedLines`);
  * unknown record types are kept, counted and reported as `unsupported`.
  *
+ * @param options - `strict`: malformed lines make `finish()` throw instead of becoming warnings.
  * @returns A reader; call `addLine`/`addText` for the input, then `finish()` once.
  * @example
  * ```ts
@@ -78,7 +94,7 @@ function countBlocks(message: JsonValue | undefined, blockType: string): number 
  * const session = reader.finish();
  * ```
  */
-export function createClaudeCodeSessionReader(): ClaudeCodeSessionReader {
+export function createClaudeCodeSessionReader(options: ClaudeCodeReadOptions = {}): ClaudeCodeSessionReader {
   const records: ClaudeCodeRecord[] = [];
   const warnings: FormatWarning[] = [];
   const tracker = createCompactionTracker();
@@ -88,6 +104,7 @@ export function createClaudeCodeSessionReader(): ClaudeCodeSessionReader {
   const versions = new Set<string>();
   const sessionIds = new Set<string>();
   const malformedSamples: { line: number; message: string }[] = [];
+  const malformed: MalformedLineInput[] = [];
   let lines = 0;
   let malformedLines = 0;
   let messages = 0;
@@ -99,10 +116,10 @@ export function createClaudeCodeSessionReader(): ClaudeCodeSessionReader {
   let pending = '';
   let finished = false;
 
-  const reportMalformed = (line: number, problem: string) => {
+  const reportMalformed = (line: number, problem: string, text: string) => {
     malformedLines += 1;
     if (malformedSamples.length < 5) malformedSamples.push({ line, message: problem });
-    warnings.push({ type: 'malformed', line, message: `line ${line}: ${problem}; the line was skipped` });
+    malformed.push({ line, problem, salvage: salvageMalformedLine(text) });
   };
 
   const countRecord = (value: JsonObject, type: string) => {
@@ -147,16 +164,16 @@ export function createClaudeCodeSessionReader(): ClaudeCodeSessionReader {
     try {
       value = JSON.parse(line) as JsonValue;
     } catch (error) {
-      reportMalformed(lineNumber, `not valid JSON (${error instanceof Error ? error.message : String(error)}): ${describeLine(line)}`);
+      reportMalformed(lineNumber, `not valid JSON (${error instanceof Error ? error.message : String(error)}): ${describeLine(line)}`, line);
       return;
     }
     if (!isJsonObject(value)) {
-      reportMalformed(lineNumber, `expected a JSON object, found ${Array.isArray(value) ? 'an array' : typeof value}`);
+      reportMalformed(lineNumber, `expected a JSON object, found ${Array.isArray(value) ? 'an array' : typeof value}`, line);
       return;
     }
     const type = value.type;
     if (typeof type !== 'string' || type === '') {
-      reportMalformed(lineNumber, 'expected a record with a string `type` field');
+      reportMalformed(lineNumber, 'expected a record with a string `type` field', line);
       return;
     }
     countRecord(value, type);
@@ -228,8 +245,18 @@ export function createClaudeCodeSessionReader(): ClaudeCodeSessionReader {
         versions: [...versions],
         sessionIds: [...sessionIds],
       };
+      if (options.strict === true && malformed.length > 0) {
+        throw new InvalidFormatError({
+          format: claudeCodeFormat,
+          issues: malformed.map((entry) => ({
+            path: `line ${entry.line}`,
+            message: `${entry.problem}; it held ${entry.salvage.description} (strict mode: malformed lines are errors)`,
+          })),
+        });
+      }
       return buildClaudeCodeSession({
         records,
+        malformed,
         warnings: [...warnings, ...tracker.warnings],
         statistics,
         compactions: tracker.compactions,
@@ -242,17 +269,19 @@ export function createClaudeCodeSessionReader(): ClaudeCodeSessionReader {
  * Reads a whole Claude Code session file from its text. Linear time; browser-safe.
  *
  * @param text - The file's content (JSON Lines).
+ * @param options - `strict`: malformed lines are an error instead of warnings.
  * @returns The session tree: records, epochs and compactions, orphans, the path the model saw, sidechains and
  *   abandoned branches, statistics and warnings.
- * @throws `InvalidFormatError` (from `@ctx/core`) when the text has lines but none is a Claude Code record (e.g. a JSON array).
+ * @throws `InvalidFormatError` (from `@ctx/core`) when the text has lines but none is a Claude Code record (e.g. a JSON
+ *   array), or with `strict` when any line is malformed.
  * @example
  * ```ts
  * const session = parseClaudeCodeSession(await file.text());
  * console.log(session.compactions.length, session.statistics.recordTypes);
  * ```
  */
-export function parseClaudeCodeSession(text: string): ClaudeCodeSession {
-  const reader = createClaudeCodeSessionReader();
+export function parseClaudeCodeSession(text: string, options: ClaudeCodeReadOptions = {}): ClaudeCodeSession {
+  const reader = createClaudeCodeSessionReader(options);
   reader.addText(text);
   return reader.finish();
 }

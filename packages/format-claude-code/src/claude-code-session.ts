@@ -33,10 +33,29 @@ export interface ClaudeCodeCompaction {
   readonly summaryLine?: number;
   /** Spec 001 `conversation_compacted` metadata (`preservedMessages`, `totalMessages`, …), verbatim. */
   readonly metadata?: JsonValue;
+  /**
+   * Messages from before the compaction that the model kept seeing verbatim after it (a partial compaction):
+   * `compactMetadata.preservedSegment` of a boundary. The segment runs from `headUuid` to `tailUuid` along
+   * `parentUuid` and follows `anchorUuid` (the summary, or the boundary itself) in what the model saw; the records
+   * after the compaction continue from the tail.
+   */
+  readonly preservedSegment?: ClaudeCodePreservedSegment;
+  /** Spec 001 `metadata.preservedMessages`: how many of the last messages before the compaction were kept. */
+  readonly preservedMessages?: number;
   /** Spec 001: false while only `conversation_compacting` was seen. */
   readonly completed: boolean;
   /** Spec 001: a `conversation_restored` record followed. */
   readonly restored: boolean;
+}
+
+/** `compactMetadata.preservedSegment` of a Claude Code compaction boundary. */
+export interface ClaudeCodePreservedSegment {
+  /** The first preserved record. */
+  readonly headUuid: string;
+  /** The record the head follows after the compaction: the summary, or the boundary itself. */
+  readonly anchorUuid: string;
+  /** The last preserved record at the time of the compaction. */
+  readonly tailUuid: string;
 }
 
 /** Why a record is treated as a root although it names a parent (spec 001 "orphaned messages"). */
@@ -115,6 +134,45 @@ export interface ClaudeCodeBranch {
   readonly messageCount: number;
 }
 
+/** A record joined to the conversation across malformed lines (see {@link ClaudeCodeMalformedLine}). */
+export interface ClaudeCodeReconnection {
+  /** Line of the record whose parent was lost. */
+  readonly line: number;
+  readonly uuid: string;
+  /** The parent it names, which was on a malformed line. */
+  readonly missingParentUuid: string;
+  /** The malformed lines bridged, ascending. */
+  readonly acrossLines: readonly number[];
+  /** The record it now follows; undefined when the lost record was a root, so this one starts the tree. */
+  readonly parentUuid?: string;
+  readonly parentLine?: number;
+  /**
+   * How the parent was found: the parent the damaged line itself still names (`named-by-damaged-line`), or the
+   * last record of the same lane before the damage (`file-order`).
+   */
+  readonly method: 'named-by-damaged-line' | 'file-order';
+}
+
+/**
+ * A line that could not be read as a record, what it held as far as the raw text shows, and what it cost: the
+ * records that were joined across it, and those that could not be.
+ */
+export interface ClaudeCodeMalformedLine {
+  /** 1-based line number. */
+  readonly line: number;
+  /** Why it could not be read, e.g. `not valid JSON (Unexpected end of JSON input)`. */
+  readonly problem: string;
+  /** What the line held, e.g. `a user message ("Fix the failing test")`, `an assistant tool call (Read)`. */
+  readonly held: string;
+  /** The record type and uuid, when the raw text still shows them. */
+  readonly type?: string;
+  readonly uuid?: string;
+  /** Records whose parent chain ran through this line and were joined across it. */
+  readonly reconnected: readonly ClaudeCodeReconnection[];
+  /** Lines of records whose parent was lost here and that could not be joined (a compaction lies between): roots now. */
+  readonly cutOff: readonly number[];
+}
+
 /** Counts over every line of the file. */
 export interface ClaudeCodeFileStatistics {
   /** Lines read, including empty and malformed ones. */
@@ -162,6 +220,8 @@ export interface ClaudeCodeSession {
   readonly recordsByUuid: ReadonlyMap<string, ClaudeCodeRecord>;
   /** Malformed lines, unknown record types, orphans and duplicate uuids, in line order. */
   readonly warnings: readonly FormatWarning[];
+  /** Every line that could not be read, with what it held and how the conversation was joined across it. */
+  readonly malformedLines: readonly ClaudeCodeMalformedLine[];
   readonly statistics: ClaudeCodeFileStatistics;
   readonly compactions: readonly ClaudeCodeCompaction[];
   readonly epochs: readonly ClaudeCodeEpoch[];

@@ -7,6 +7,7 @@ import {
 } from './claude-code-record.js';
 import type { ClaudeCodeCompaction, ClaudeCodeSession } from './claude-code-session.js';
 import { getTreeParent } from './find-parent-record.js';
+import { resolvePreservedSegments, type ResolvedPreservedSegment } from './preserved-segments.js';
 
 /** The parts of a session the path is resolved from (a session under construction has them too). */
 export type ConversationTree = Pick<ClaudeCodeSession, 'kind' | 'records' | 'recordsByUuid' | 'compactions'>;
@@ -66,10 +67,37 @@ function findPreviousEpochLeaf(
 }
 
 /**
+ * Spec 001 `preservedMessages`: a `compact_system` compaction kept the last N messages before it. In the last-epoch
+ * view they come before the new root: walk back from the previous epoch's leaf until N messages are on the path.
+ */
+function addPreservedMessages(
+  tree: ConversationTree,
+  root: ClaudeCodeRecord,
+  compactionByEpoch: ReadonlyMap<number, ClaudeCodeCompaction>,
+  onPath: Set<string>,
+  pathRecords: ClaudeCodeRecord[],
+): void {
+  const wanted = root.epoch === undefined ? undefined : compactionByEpoch.get(root.epoch)?.preservedMessages;
+  if (wanted === undefined) return;
+  let node = findPreviousEpochLeaf(tree, root, compactionByEpoch);
+  let kept = 0;
+  while (node !== undefined && kept < wanted && !onPath.has(node.uuid as string)) {
+    onPath.add(node.uuid as string);
+    pathRecords.push(node);
+    if (isMessageRecord(node)) kept += 1;
+    node = getTreeParent(tree.recordsByUuid, node);
+  }
+}
+
+/**
  * Resolves the records the model saw when the conversation reached `leaf`.
  *
  * 1. Walk `parentUuid` from the leaf to the root of its epoch (a compaction boundary, a legacy summary, or an
- *    orphan). With `acrossCompactions`, continue from the previous epoch's leaf, and so on.
+ *    orphan). A partial compaction's preserved segment (`compactMetadata.preservedSegment`) is part of the epoch
+ *    it precedes: the walk goes from the first record after the compaction through the segment, tail to head, and
+ *    on to its anchor (the summary); in the last epoch alone, the segment's records come right after the anchor,
+ *    as the model saw them. Spec 001's `preservedMessages: N` keeps the previous epoch's last N messages. With
+ *    `acrossCompactions`, continue from the previous epoch's leaf, and so on.
  * 2. Attach what Claude Code stored beside that branch: assistant records of the same API response (same
  *    `message.id`) and user records with tool results for calls on the path. Claude Code writes parallel tool calls
  *    as a chain of one-block assistant records and hangs each result under its own call, so the ancestors of the
@@ -95,6 +123,39 @@ export function resolveConversationPath(
   // Subagent conversations never cross a compaction of the main session.
   const crossEpochs = options.acrossCompactions && (tree.kind === 'subagent' || !leaf.isSidechain);
 
+  const segments = resolvePreservedSegments(tree).byEpoch;
+  const visitedSegments = new Set<ResolvedPreservedSegment>();
+  const preserved = new Set<string>();
+  let inSegment: ResolvedPreservedSegment | undefined;
+  const enterSegment = (segment: ResolvedPreservedSegment, at: ClaudeCodeRecord | undefined) => {
+    visitedSegments.add(segment);
+    inSegment = segment;
+    return at;
+  };
+  /** The record before `node` in what the model saw: the tree parent, through a compaction's preserved segment. */
+  const parentOnPath = (node: ClaudeCodeRecord): ClaudeCodeRecord | undefined => {
+    if (inSegment !== undefined) {
+      const segment = inSegment;
+      preserved.add(node.uuid as string);
+      if (node === segment.head) {
+        inSegment = undefined;
+        return segment.anchor;
+      }
+      const parent = node.parentUuid === undefined ? undefined : tree.recordsByUuid.get(node.parentUuid);
+      return parent !== undefined && segment.uuids.has(parent.uuid as string) ? parent : undefined;
+    }
+    const parent = getTreeParent(tree.recordsByUuid, node);
+    const segment = node.epoch === undefined ? undefined : segments.get(node.epoch);
+    if (segment === undefined || visitedSegments.has(segment) || segment.uuids.has(node.uuid as string)) return parent;
+    // The first record after the compaction continues from the tail (or hangs under the anchor, which the segment
+    // follows): walk the segment from there to its head, then on to the anchor.
+    if (parent === undefined && node.parentUuid !== undefined && segment.uuids.has(node.parentUuid)) {
+      return enterSegment(segment, tree.recordsByUuid.get(node.parentUuid));
+    }
+    if (parent !== undefined && parent === segment.anchor && node !== segment.head) return enterSegment(segment, segment.tail);
+    return parent;
+  };
+
   let current: ClaudeCodeRecord | undefined = isConversationRecord(leaf) ? leaf : undefined;
   while (current !== undefined) {
     let node: ClaudeCodeRecord = current;
@@ -103,12 +164,23 @@ export function resolveConversationPath(
       if (onPath.has(uuid)) break; // A cycle in a damaged file: stop rather than loop.
       onPath.add(uuid);
       pathRecords.push(node);
-      const parent = getTreeParent(tree.recordsByUuid, node);
+      const parent = parentOnPath(node);
       if (parent === undefined) break;
       node = parent;
     }
-    current = crossEpochs ? findPreviousEpochLeaf(tree, node, compactionByEpoch) : undefined;
-    if (current !== undefined && onPath.has(current.uuid as string)) current = undefined;
+    inSegment = undefined;
+    const segment = node.epoch === undefined ? undefined : segments.get(node.epoch);
+    if (crossEpochs) {
+      current = findPreviousEpochLeaf(tree, node, compactionByEpoch);
+      // The previous epoch ends with the preserved segment, already on the path: go on from before its head.
+      if (current !== undefined && onPath.has(current.uuid as string) && segment !== undefined && visitedSegments.has(segment)) {
+        current = getTreeParent(tree.recordsByUuid, segment.head);
+      }
+      if (current !== undefined && onPath.has(current.uuid as string)) current = undefined;
+    } else {
+      addPreservedMessages(tree, node, compactionByEpoch, onPath, pathRecords);
+      current = undefined;
+    }
   }
 
   const epochs = new Set<number>();
@@ -182,8 +254,22 @@ export function resolveConversationPath(
     candidates = remaining;
   }
 
+  // In the last epoch alone, preserved records come right after the anchor, where the model saw them.
+  const anchorIndex = crossEpochs ? undefined : [...visitedSegments][0]?.anchor?.index;
+  const lastEpoch = leaf.epoch;
+  const attachedToPreserved = (record: ClaudeCodeRecord): boolean => {
+    let parent = getTreeParent(tree.recordsByUuid, record);
+    while (parent !== undefined && !preserved.has(parent.uuid as string) && !isMessageRecord(parent)) {
+      parent = getTreeParent(tree.recordsByUuid, parent);
+    }
+    return parent !== undefined && preserved.has(parent.uuid as string);
+  };
+  const orderOf = (record: ClaudeCodeRecord) =>
+    anchorIndex !== undefined && record.epoch !== lastEpoch && (preserved.has(record.uuid as string) || attachedToPreserved(record))
+      ? anchorIndex + 0.5
+      : record.index;
   return {
-    records: pathRecords.sort((first, second) => first.index - second.index),
+    records: pathRecords.sort((first, second) => orderOf(first) - orderOf(second) || first.index - second.index),
     epochs: [...epochs].sort((first, second) => first - second),
     attachedCount,
   };

@@ -3,6 +3,7 @@ export {
   claudeCodeFormat,
   createClaudeCodeSessionReader,
   parseClaudeCodeSession,
+  type ClaudeCodeReadOptions,
   type ClaudeCodeSessionReader,
 } from './claude-code-session-reader.js';
 export {
@@ -22,8 +23,11 @@ export type {
   ClaudeCodeCompaction,
   ClaudeCodeEpoch,
   ClaudeCodeFileStatistics,
+  ClaudeCodeMalformedLine,
   ClaudeCodeOrphan,
   ClaudeCodeOrphanReason,
+  ClaudeCodePreservedSegment,
+  ClaudeCodeReconnection,
   ClaudeCodeSession,
   ClaudeCodeSidechain,
 } from './claude-code-session.js';

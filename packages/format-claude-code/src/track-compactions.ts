@@ -1,6 +1,6 @@
 import type { FormatWarning, JsonObject } from '@ctx/core';
 import { readNumberField, readObjectField, readStringField } from '@ctx/format-utils';
-import type { ClaudeCodeCompaction } from './claude-code-session.js';
+import type { ClaudeCodeCompaction, ClaudeCodePreservedSegment } from './claude-code-session.js';
 import { withoutUndefined } from './record-fields.js';
 
 type MutableCompaction = { -readonly [Key in keyof ClaudeCodeCompaction]: ClaudeCodeCompaction[Key] };
@@ -28,6 +28,38 @@ export interface CompactionTracker {
   /** The compactions so far, in file order. */
   readonly compactions: readonly ClaudeCodeCompaction[];
   readonly warnings: readonly FormatWarning[];
+}
+
+/** `compactMetadata` keys of a boundary whose meaning is known (none of the others changes what the model saw). */
+const knownBoundaryMetadataKeys = new Set([
+  'trigger',
+  'preTokens',
+  'preservedSegment',
+  'userContext',
+  'messagesSummarized',
+  'preCompactDiscoveredTools',
+]);
+
+/** Spec 001 `conversation_compacted` metadata keys. */
+const knownCompactSystemMetadataKeys = new Set([
+  'preservedMessages',
+  'totalMessages',
+  'compressionRatio',
+  'trigger',
+  'tokenCount',
+  'reducedTokenCount',
+]);
+
+/** Keys of a boundary record that carry compaction metadata besides `compactMetadata`, which the reader does not apply. */
+const unappliedBoundaryFields = ['snipMetadata'];
+
+function readPreservedSegment(metadata: JsonObject | undefined): ClaudeCodePreservedSegment | undefined {
+  const segment = readObjectField(metadata, 'preservedSegment');
+  const headUuid = readStringField(segment, 'headUuid');
+  const anchorUuid = readStringField(segment, 'anchorUuid');
+  const tailUuid = readStringField(segment, 'tailUuid');
+  if (headUuid === undefined || anchorUuid === undefined || tailUuid === undefined) return undefined;
+  return { headUuid, anchorUuid, tailUuid };
 }
 
 // Absent facts are left out rather than stored as `undefined`, so compactions stay plain JSON.
@@ -67,15 +99,34 @@ export function createCompactionTracker(): CompactionTracker {
     return compaction;
   };
 
+  /** Warns once per record about metadata keys the reader does not understand: the view may not be what the model saw. */
+  const warnUnknownMetadata = (record: CompactionTrackerInput, name: string, metadata: JsonObject | undefined, known: ReadonlySet<string>) => {
+    const unknown = Object.keys(metadata ?? {}).filter((key) => !known.has(key));
+    if (metadata !== undefined && metadata.preservedSegment !== undefined && readPreservedSegment(metadata) === undefined) {
+      unknown.push('preservedSegment (expected headUuid, anchorUuid and tailUuid strings)');
+    }
+    if (unknown.length === 0) return;
+    warnings.push({
+      type: 'unsupported',
+      line: record.line,
+      message: `compaction at line ${record.line}: ${unknown.map((key) => `${name}.${key}`).join(', ')} not understood; the last-epoch view may differ from what the model saw`,
+    });
+  };
+
   const observeCompactSystem = (record: CompactionTrackerInput): undefined => {
     const message = record.value.message;
     const metadata = readObjectField(record.value, 'metadata');
-    const metadataFields = (): Partial<MutableCompaction> =>
-      optionalFields({
+    const metadataFields = (): Partial<MutableCompaction> => {
+      warnUnknownMetadata(record, 'metadata', metadata, knownCompactSystemMetadataKeys);
+      const preservedMessages = readNumberField(metadata, 'preservedMessages');
+      return optionalFields({
         metadata,
         trigger: readStringField(metadata, 'trigger'),
         preTokens: readNumberField(metadata, 'tokenCount'),
+        preservedMessages:
+          preservedMessages !== undefined && Number.isInteger(preservedMessages) && preservedMessages > 0 ? preservedMessages : undefined,
       });
+    };
     switch (message) {
       case 'conversation_compacting':
         inProgress = start('compact-system', record, { completed: false });
@@ -112,10 +163,20 @@ export function createCompactionTracker(): CompactionTracker {
       if (record.isSidechain) return epoch;
       if (record.type === 'system' && record.value.subtype === 'compact_boundary') {
         const compactMetadata = readObjectField(record.value, 'compactMetadata');
+        warnUnknownMetadata(record, 'compactMetadata', compactMetadata, knownBoundaryMetadataKeys);
+        const unapplied = unappliedBoundaryFields.filter((field) => record.value[field] !== undefined);
+        if (unapplied.length > 0) {
+          warnings.push({
+            type: 'unsupported',
+            line: record.line,
+            message: `compaction at line ${record.line}: ${unapplied.join(', ')} not understood; the last-epoch view may differ from what the model saw`,
+          });
+        }
         awaitingSummary = start('compact-boundary', record, {
           trigger: readStringField(compactMetadata, 'trigger'),
           preTokens: readNumberField(compactMetadata, 'preTokens'),
           logicalParentUuid: record.logicalParentUuid,
+          preservedSegment: readPreservedSegment(compactMetadata),
         });
         return epoch;
       }

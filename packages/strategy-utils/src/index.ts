@@ -44,7 +44,23 @@ export { findSafeCutIndices, isPairSafeCutIndex, isSafeCutIndex } from './safe-c
 export { findThinkingToolLoopStart, isBlankEntry } from './open-tool-loop.js';
 
 // User text
-export { findFirstUserMessage, isHarnessEntry, typedPartOf } from './user-typed-text.js';
+export { findFirstUserMessage, findLatestUserRequest, isHarnessEntry, typedPartOf } from './user-typed-text.js';
+
+// Summaries (LLM strategies)
+export { buildSummaryInstructions, type SummaryInstructionsOptions } from './summary/summary-instructions.js';
+export { createSummaryEntry, type SummaryEntryOptions } from './summary/summary-entry.js';
+export { buildFallbackSummary } from './summary/fallback-summary.js';
+export { summaryCounts } from './summary/summary-counts.js';
+export { missingSummarizerResult, summaryFailureResult } from './summary/summary-no-ops.js';
+export { fitSummarizerInput, type FittedSummarizerInput } from './summary/fit-summarizer-input.js';
+export {
+  requestSummary,
+  type SummaryFailure,
+  type SummaryFailureOf,
+  type SummaryFailureReason,
+  type SummaryRequestOptions,
+  type SummaryText,
+} from './summary/request-summary.js';
 
 // Compression
 export { checkCompressionPreconditions, type CompressionPreconditions } from './compression-preconditions.js';

@@ -126,3 +126,29 @@ export function findFirstUserMessage(history: readonly HistoryEntry[]): number |
   );
   return index === -1 ? undefined : index;
 }
+
+/**
+ * What the user typed in their latest message: the typed part of every text block of the last human entry that is
+ * not the harness speaking (reminders removed), joined by blank lines. LLM strategies quote it in the continuation
+ * after a summary, so the agent goes on with the request verbatim (spec 002 §5.3).
+ *
+ * @param history - The history, oldest first.
+ * @returns The text, or undefined when no entry has user-typed text.
+ * @example
+ * ```ts
+ * const request = findLatestUserRequest(context.history); // 'Now run the tests'
+ * ```
+ */
+export function findLatestUserRequest(history: readonly HistoryEntry[]): string | undefined {
+  for (let index = history.length - 1; index >= 0; index--) {
+    const entry = history[index] as HistoryEntry;
+    if (entry.speaker !== 'human' || isHarnessEntry(entry)) continue;
+    const typed = entry.blocks.flatMap((block) => {
+      if (block.type !== 'text') return [];
+      const part = typedPartOf(block.text);
+      return part === undefined || part.trim() === '' ? [] : [part.trim()];
+    });
+    if (typed.length > 0) return typed.join('\n\n');
+  }
+  return undefined;
+}

@@ -48,7 +48,8 @@ export async function predictWithOrchestrator(
         predictions.push(estimate.calibratedTokens);
         orchestrator.recordUsage({ inputTokens: call.actualTokens });
       }
-      history.add(entry);
+      // A recorded session is replayed as recorded: a response whose call was compacted away is kept (issue 14).
+      history.add(entry, { allowOrphanResponses: true });
     }
   } finally {
     orchestrator.dispose();

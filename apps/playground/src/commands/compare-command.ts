@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { createTokenCounter, formatTurnReport } from '@ctx/core';
 import { CliError, type CliIo } from '../cli-io.js';
+import { createCliSummarizer, type SummarizerCommandOptions } from '../create-cli-summarizer.js';
 import { compareStrategies, type StrategyComparison } from '../compare-strategies.js';
 import { claudeCodeProjectsDirectory, findRecentClaudeCodeSessions } from '../default-transcripts.js';
 import { demoTranscriptPath } from '../demo-transcript.js';
@@ -10,48 +11,66 @@ import { formatTable } from '../format-table.js';
 import { sumOperationCounts, summarizeOperations } from '../operation-counts.js';
 import { createProgress } from '../progress.js';
 import { readTranscriptFile, type LoadedTranscript } from '../read-transcripts.js';
+import { noteMalformedLinesOnStderr, printInputWarnings, refuseMalformedLines, toInputWarningsJson, type InputWarningJson } from '../report-input-warnings.js';
 import { reportSkippedSummary, reportSkippedTranscripts } from '../report-skipped-transcripts.js';
+import { escapeForTerminal } from '../terminal-text.js';
 import { resolveStrategies, type StrategyCommandOptions } from '../resolve-strategies.js';
 import { createTokenizer, type TokenizerName } from '../tokenizers.js';
 import { MAX_RUNS, validateRunOptions } from '../validate-run-options.js';
 
 /** Options of `ctx compare`, as parsed from the command line. */
-export interface CompareCommandOptions extends StrategyCommandOptions {
+export interface CompareCommandOptions extends StrategyCommandOptions, SummarizerCommandOptions {
   readonly window?: number;
   readonly budget?: number;
   readonly threshold?: number;
   readonly tokenizer: TokenizerName;
   readonly runs: number;
   readonly json: boolean;
+  /** `--strict`: a malformed input line is an error (exit 1, nothing compared) instead of a warning. */
+  readonly strict?: boolean;
 }
 
-/** One row of `ctx compare --json`: fractions in 0..1. */
+/**
+ * One row of `ctx compare --json`: fractions in 0..1. Tokens are request tokens (history + system instructions +
+ * tool definitions) unless named `history…`. A `failed` strategy produced nothing to measure: its after-figures,
+ * retention and validity are `null`, and `detail` has the whole error message.
+ */
 export interface CompareResultRow {
   readonly file: string;
   readonly format: string;
   readonly strategy: string;
   readonly outcome: StrategyComparison['outcome'];
+  /** For `no-op`, the reason code, e.g. `too-few-compressible`. */
+  readonly reason?: string;
+  /** For `no-op`, the reason and the strategy's sentence; for `failed`, the whole error message. */
   readonly detail?: string;
   readonly tokensBefore: number;
-  readonly tokensAfter: number;
-  readonly reduction: number;
+  readonly tokensAfter: number | null;
+  readonly historyTokensBefore: number;
+  readonly historyTokensAfter: number | null;
+  readonly reduction: number | null;
   readonly entriesBefore: number;
-  readonly entriesAfter: number;
-  readonly userTextsKept: number;
-  readonly validAnthropic: boolean;
-  readonly validOpenAI: boolean;
-  readonly fileStatesKept: number;
-  readonly errorsKept: number;
+  readonly entriesAfter: number | null;
+  readonly userTextsKept: number | null;
+  readonly validAnthropic: boolean | null;
+  readonly validOpenAI: boolean | null;
+  readonly fileStatesKept: number | null;
+  readonly errorsKept: number | null;
   /** True when the retention figures count content behind the strategy's references (lossless `expand()`). */
   readonly keptThroughReferences: boolean;
-  readonly thinkingKept: number;
+  readonly thinkingKept: number | null;
   /** What the strategy reported doing, summed over its passes (non-zero counts only). */
   readonly operations: Readonly<Record<string, number>>;
   readonly ms: number;
+  /** Everything the reader reported about the transcript's input (malformed lines with their numbers, …). */
+  readonly warnings: readonly InputWarningJson[];
 }
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const milliseconds = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const percent = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;
+/** What the table shows where a failed strategy has no figure. */
+const none = '—';
 
 /**
  * The transcripts to compare: the given paths, else the user's recent Claude Code sessions, else the demo. A file
@@ -70,33 +89,56 @@ async function chooseTranscripts(paths: readonly string[], io: CliIo): Promise<C
 }
 
 function toRow(transcript: LoadedTranscript, result: StrategyComparison): CompareResultRow {
+  // A strategy that threw produced nothing: no after-figures, so it can never read as a valid, lossless result.
+  const measured = result.outcome !== 'failed';
+  const after = <T>(value: T): T | null => (measured ? value : null);
   return {
     file: transcript.label,
     format: transcript.format,
     strategy: result.strategy,
     outcome: result.outcome,
+    ...(result.reason === undefined ? {} : { reason: result.reason }),
     ...(result.detail === undefined ? {} : { detail: result.detail }),
     tokensBefore: result.tokensBefore,
-    tokensAfter: result.tokensAfter,
-    reduction: result.reduction,
+    tokensAfter: after(result.tokensAfter),
+    historyTokensBefore: result.historyTokensBefore,
+    historyTokensAfter: after(result.historyTokensAfter),
+    reduction: after(result.reduction),
     entriesBefore: result.entriesBefore,
-    entriesAfter: result.entriesAfter,
-    userTextsKept: result.retention.userTexts.fraction,
-    validAnthropic: result.newProblems.anthropic.length === 0,
-    validOpenAI: result.newProblems.openai.length === 0,
-    fileStatesKept: result.retention.fileStates.fraction,
-    errorsKept: result.retention.errors.fraction,
-    keptThroughReferences: result.retentionThroughReferences,
-    thinkingKept: result.retention.thinking.fraction,
+    entriesAfter: after(result.entriesAfter),
+    userTextsKept: after(result.retention.userTexts.fraction),
+    validAnthropic: after(result.newProblems.anthropic.length === 0),
+    validOpenAI: after(result.newProblems.openai.length === 0),
+    fileStatesKept: after(result.retention.fileStates.fraction),
+    errorsKept: after(result.retention.errors.fraction),
+    keptThroughReferences: measured && result.retentionThroughReferences,
+    thinkingKept: after(result.retention.thinking.fraction),
     operations: sumOperationCounts(result.report),
     ms: Math.round(result.milliseconds * 100) / 100,
+    warnings: toInputWarningsJson(transcript.warnings),
   };
+}
+
+/** The figure cells of one table row: `—` where a failed strategy has no figure; `marked` adds the footnote mark. */
+function measureCells(row: CompareResultRow, marked: (cell: string) => string): string[] {
+  const fraction = (value: number | null) => (value === null ? none : percent(value));
+  const validity = (value: boolean | null) => (value === null ? none : value ? 'yes' : 'NO');
+  return [
+    `${integer.format(row.tokensBefore)} → ${row.tokensAfter === null ? none : integer.format(row.tokensAfter)}`,
+    row.historyTokensAfter === null ? none : integer.format(row.historyTokensAfter),
+    fraction(row.reduction),
+    fraction(row.userTextsKept),
+    `${validity(row.validAnthropic)}/${validity(row.validOpenAI)}`,
+    row.fileStatesKept === null ? none : marked(fraction(row.fileStatesKept)),
+    row.errorsKept === null ? none : marked(fraction(row.errorsKept)),
+  ];
 }
 
 function shortName(label: string): string {
   const relativePath = relative(process.cwd(), label);
   const name = relativePath.length < label.length ? relativePath : label;
-  return name.length > 48 ? `…${name.slice(-47)}` : name;
+  const escaped = escapeForTerminal(name);
+  return escaped.length > 48 ? `…${escaped.slice(-47)}` : escaped;
 }
 
 /**
@@ -109,10 +151,16 @@ export async function runCompareCommand(paths: readonly string[], options: Compa
     throw new CliError(`--runs expects a whole number from 1 to ${MAX_RUNS}, got ${options.runs}`);
   }
   const strategies = await resolveStrategies(options);
+  const summarizer = createCliSummarizer(options);
   const tokenCounter = createTokenCounter(await createTokenizer(options.tokenizer));
   const collected = await chooseTranscripts(paths, io);
   const { transcripts, demo } = collected;
   reportSkippedTranscripts(collected, io);
+  // Refused before any strategy runs: --strict compares nothing when an input line could not be read.
+  if (options.strict === true && refuseMalformedLines(transcripts, io)) {
+    reportSkippedSummary(collected, io);
+    return 1;
+  }
 
   const rows: CompareResultRow[] = [];
   const reports: { label: string; strategy: string; report: string }[] = [];
@@ -124,6 +172,7 @@ export async function runCompareCommand(paths: readonly string[], options: Compa
       strategies,
       tokenizer: tokenCounter,
       runs: options.runs,
+      ...(summarizer === undefined ? {} : { summarizer }),
       ...(options.window === undefined ? {} : { window: options.window }),
       ...(options.budget === undefined ? {} : { budget: options.budget }),
       ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
@@ -137,13 +186,16 @@ export async function runCompareCommand(paths: readonly string[], options: Compa
   }
   progress.done();
 
-  const allGood = collected.skipped.length === 0 && rows.every((row) => row.outcome !== 'failed' && row.validAnthropic && row.validOpenAI);
+  const allGood =
+    collected.skipped.length === 0 && rows.every((row) => row.outcome !== 'failed' && row.validAnthropic === true && row.validOpenAI === true);
   if (options.json) {
     io.stdout(JSON.stringify({ results: rows, ...(collected.skipped.length === 0 ? {} : { skipped: collected.skipped }) }, null, 2));
+    noteMalformedLinesOnStderr(transcripts, io);
     reportSkippedSummary(collected, io);
     return allGood ? 0 : 1;
   }
   if (rows.length === 0) {
+    printInputWarnings(transcripts, io);
     reportSkippedSummary(collected, io);
     return 1;
   }
@@ -151,11 +203,12 @@ export async function runCompareCommand(paths: readonly string[], options: Compa
   const first = transcripts[0];
   if (transcripts.length === 1 && first !== undefined) {
     const tokens = rows[0]?.tokensBefore ?? 0;
+    const historyTokens = rows[0]?.historyTokensBefore ?? 0;
     io.stdout(
       [
-        `Transcript: ${demo ? `built-in demo (${relative(process.cwd(), demoTranscriptPath) || demoTranscriptPath})` : `${first.label} (${first.format})`}`,
-        `  ${first.conversation.history.length} entries · ${integer.format(tokens)} tokens (${tokenCounter.tokenizer.name})`,
-        `Context window: ${integer.format(options.window ?? tokens)} tokens${options.window === undefined ? " (the transcript's own size; set with --window)" : ''}${options.budget === undefined ? '' : ` · target ${integer.format(options.budget)} tokens`}`,
+        `Transcript: ${demo ? `built-in demo (${relative(process.cwd(), demoTranscriptPath) || demoTranscriptPath})` : `${escapeForTerminal(first.label)} (${first.format})`}`,
+        `  ${integer.format(first.conversation.history.length)} entries · ${integer.format(tokens)} request tokens = ${integer.format(historyTokens)} history + ${integer.format(tokens - historyTokens)} system and tools (${tokenCounter.tokenizer.name})`,
+        `Context window: ${integer.format(options.window ?? tokens)} tokens${options.window === undefined ? " (the transcript's own size; set with --window)" : ''}${options.budget === undefined ? '' : ` · target ${integer.format(options.budget)} request tokens`}`,
         '',
       ].join('\n'),
     );
@@ -163,14 +216,27 @@ export async function runCompareCommand(paths: readonly string[], options: Compa
   const multiple = transcripts.length > 1;
   // A footnote mark on some rows; the others get a space so the figures stay aligned.
   const markable = rows.some((row) => row.keptThroughReferences);
-  const marked = (row: CompareResultRow, cell: string) => (markable ? `${cell}${row.keptThroughReferences ? '*' : ' '}` : cell);
+  const marked = (row: CompareResultRow) => (cell: string) => (markable ? `${cell}${row.keptThroughReferences ? '*' : ' '}` : cell);
+  // Whole no-op and failure messages go under the table, numbered, so a long one does not stretch every row.
+  const notes: string[] = [];
+  const noteFor = (row: CompareResultRow) => {
+    if (row.outcome === 'applied' || row.detail === undefined || row.detail === row.reason) return '';
+    // Each line of a multi-line message escaped on its own, the next ones indented under the first.
+    const text = `${row.strategy}${multiple ? ` on ${shortName(row.file)}` : ''}: ${row.detail
+      .split('\n')
+      .map((line) => escapeForTerminal(line))
+      .join('\n    ')}`;
+    const known = notes.indexOf(text);
+    return ` [${known === -1 ? notes.push(text) : known + 1}]`;
+  };
   io.stdout(
     formatTable(
       [
         ...(multiple ? ['transcript'] : []),
         'strategy',
         'outcome',
-        'tokens before → after',
+        'request tokens before → after',
+        'history tokens after',
         'reduction',
         'user texts',
         'valid A/O',
@@ -181,16 +247,15 @@ export async function runCompareCommand(paths: readonly string[], options: Compa
       rows.map((row) => [
         ...(multiple ? [shortName(row.file)] : []),
         row.strategy,
-        row.outcome === 'applied' ? 'applied' : `${row.outcome} (${row.detail ?? ''})`,
-        `${integer.format(row.tokensBefore)} → ${integer.format(row.tokensAfter)}`,
-        percent(row.reduction),
-        percent(row.userTextsKept),
-        `${row.validAnthropic ? 'yes' : 'NO'}/${row.validOpenAI ? 'yes' : 'NO'}`,
-        marked(row, percent(row.fileStatesKept)),
-        marked(row, percent(row.errorsKept)),
-        row.ms.toFixed(2),
+        `${row.outcome === 'no-op' ? `no-op (${row.reason ?? ''})` : row.outcome}${noteFor(row)}`,
+        ...measureCells(row, marked(row)),
+        milliseconds.format(row.ms),
       ]),
     ),
+  );
+  notes.forEach((note, index) => io.stdout(`[${index + 1}] ${note}`));
+  io.stdout(
+    'Request tokens: the history plus the system instructions and tool definitions (which compression leaves alone); the strategies\' own figures, e.g. in their warnings, count the history alone.',
   );
   const throughReferences = [...new Set(rows.filter((row) => row.keptThroughReferences).map((row) => row.strategy))];
   if (throughReferences.length > 0) {
@@ -211,12 +276,13 @@ export async function runCompareCommand(paths: readonly string[], options: Compa
             summary.strategy,
             summary.operation,
             integer.format(summary.total),
-            summary.byFormat.map(({ format, fired, transcripts }) => `${format} ${fired}/${transcripts}`).join(', '),
+            summary.byFormat.map(({ format, fired, transcripts }) => `${format} ${integer.format(fired)}/${integer.format(transcripts)}`).join(', '),
           ]),
         ),
       );
     }
   }
+  printInputWarnings(transcripts, io);
   reportSkippedSummary(collected, io);
   return allGood ? 0 : 1;
 }

@@ -1,18 +1,21 @@
 import { createTokenCounter, formatTurnReport, type FormatWarning } from '@ctx/core';
 import { CliError, type CliIo } from '../cli-io.js';
+import { createCliSummarizer, requireSummarizerFor, type SummarizerCommandOptions } from '../create-cli-summarizer.js';
 import { measureCompression, type CompressionMeasurement } from '../measure-compression.js';
 import { requireEntries } from '../empty-conversation.js';
 import { encodeConversation, type OutputFormat } from '../output-formats.js';
 import { resolveOutputTarget } from '../output-target.js';
 import { readTranscripts, type LoadedTranscript, type TranscriptView } from '../read-transcripts.js';
+import { noteMalformedLinesOnStderr, printInputWarnings, refuseMalformedLines, toInputWarningsJson } from '../report-input-warnings.js';
 import { resolveStrategies, type StrategyCommandOptions } from '../resolve-strategies.js';
 import { runPipeline } from '../run-pipeline.js';
+import { escapeForTerminal } from '../terminal-text.js';
 import { createTokenizer, type TokenizerName } from '../tokenizers.js';
 import { validateRunOptions } from '../validate-run-options.js';
 import { writeFileAtomically } from '../write-file-atomically.js';
 
 /** Options of `ctx compress`, as parsed from the command line. */
-export interface CompressCommandOptions extends StrategyCommandOptions {
+export interface CompressCommandOptions extends StrategyCommandOptions, SummarizerCommandOptions {
   readonly window?: number;
   readonly budget?: number;
   readonly threshold?: number;
@@ -24,6 +27,8 @@ export interface CompressCommandOptions extends StrategyCommandOptions {
   readonly force?: boolean;
   readonly tokenizer: TokenizerName;
   readonly json: boolean;
+  /** `--strict`: a malformed input line is an error (exit 1, nothing compressed or written) instead of a warning. */
+  readonly strict?: boolean;
 }
 
 const integer = new Intl.NumberFormat('en-US');
@@ -58,9 +63,9 @@ async function readOne(path: string, view: TranscriptView): Promise<LoadedTransc
 function describeRetention(measurement: CompressionMeasurement): string {
   const { retention, newProblems } = measurement;
   const measure = (name: string, value: { kept: number; total: number; fraction: number }) =>
-    `${name} ${percent(value.fraction)} (${value.kept}/${value.total})`;
+    `${name} ${percent(value.fraction)} (${integer.format(value.kept)}/${integer.format(value.total)})`;
   const validity = (problems: readonly { message: string }[]) =>
-    problems.length === 0 ? 'yes' : `NO (${problems.length}: ${problems[0]?.message ?? ''})`;
+    problems.length === 0 ? 'yes' : `NO (${integer.format(problems.length)}: ${problems[0]?.message ?? ''})`;
   return [
     `Retention: ${[
       measure('user texts', retention.userTexts),
@@ -90,10 +95,15 @@ export async function runCompressCommand(path: string, options: CompressCommandO
         });
   const strategies = await resolveStrategies(options);
   if (strategies.length === 0) throw new CliError('--strategy names no strategy');
+  const summarizer = createCliSummarizer(options);
+  requireSummarizerFor(strategies.map((create) => create()), summarizer);
   const tokenCounter = createTokenCounter(await createTokenizer(options.tokenizer));
   const transcript = await readOne(path, options.epoch);
+  // Refused before anything runs or is written: --strict compresses nothing when an input line could not be read.
+  if (options.strict === true && refuseMalformedLines([transcript], io)) return 1;
   const { conversation } = transcript;
-  const tokens = tokenCounter.countEntries(conversation.history) + tokenCounter.countOverhead(conversation.system, conversation.tools);
+  const historyTokens = tokenCounter.countEntries(conversation.history);
+  const tokens = historyTokens + tokenCounter.countOverhead(conversation.system, conversation.tools);
   const window = options.window ?? Math.max(1, tokens);
   const result = await runPipeline({
     conversation,
@@ -102,6 +112,7 @@ export async function runCompressCommand(path: string, options: CompressCommandO
     window,
     ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
     ...(options.budget === undefined ? {} : { budget: options.budget }),
+    ...(summarizer === undefined ? {} : { summarizer }),
   });
   const measurement = measureCompression(conversation, result.after, tokenCounter, result.readable);
 
@@ -129,34 +140,40 @@ export async function runCompressCommand(path: string, options: CompressCommandO
           reports: result.reports,
           tokensBefore: measurement.tokensBefore,
           tokensAfter: measurement.tokensAfter,
+          historyTokensBefore: measurement.historyTokensBefore,
+          historyTokensAfter: measurement.historyTokensAfter,
           reduction: measurement.reduction,
           entriesBefore: measurement.entriesBefore,
           entriesAfter: measurement.entriesAfter,
           retention: measurement.retention,
           newProblems: measurement.newProblems,
           ...(written === undefined ? {} : { out: written }),
+          warnings: toInputWarningsJson(transcript.warnings),
         },
         (_key, value: unknown) => (value instanceof Error ? { name: value.name, message: value.message } : value),
         2,
       ),
     );
+    noteMalformedLinesOnStderr([transcript], io);
     return valid ? 0 : 1;
   }
 
+  const overheadTokens = tokens - historyTokens;
   const lines = [
-    `Transcript: ${transcript.label} (${transcript.format}, ${options.epoch === 'all' ? 'whole session' : 'last epoch'}) · ${conversation.history.length} entries · ${integer.format(tokens)} tokens`,
-    `Context window: ${integer.format(window)} tokens${options.window === undefined ? " (the transcript's own size)" : ''}${options.budget === undefined ? '' : ` · target ${integer.format(options.budget)} tokens`}`,
+    `Transcript: ${escapeForTerminal(transcript.label)} (${transcript.format}, ${options.epoch === 'all' ? 'whole session' : 'last epoch'}) · ${integer.format(conversation.history.length)} entries · ${integer.format(tokens)} request tokens = ${integer.format(historyTokens)} history + ${integer.format(overheadTokens)} system and tools`,
+    `Context window: ${integer.format(window)} tokens${options.window === undefined ? " (the transcript's own size)" : ''}${options.budget === undefined ? '' : ` · target ${integer.format(options.budget)} request tokens`}`,
     '',
     ...result.reports.map(formatTurnReport),
     '',
-    `Result: ${integer.format(measurement.tokensBefore)} → ${integer.format(measurement.tokensAfter)} tokens (${percent(measurement.reduction)} removed), ${measurement.entriesBefore} → ${measurement.entriesAfter} entries`,
+    `Result: ${integer.format(measurement.tokensBefore)} → ${integer.format(measurement.tokensAfter)} request tokens (${percent(measurement.reduction)} removed; history ${integer.format(measurement.historyTokensBefore)} → ${integer.format(measurement.historyTokensAfter)}, system and tools ${integer.format(overheadTokens)}), ${integer.format(measurement.entriesBefore)} → ${integer.format(measurement.entriesAfter)} entries`,
     describeRetention(measurement),
   ];
   if (written !== undefined) {
     lines.push(
-      `Wrote ${written.path} (${written.format})${written.warnings.length === 0 ? '' : `; ${written.warnings.length} conversion warnings, e.g. ${written.warnings[0]?.message ?? ''}`}`,
+      `Wrote ${written.path} (${written.format})${written.warnings.length === 0 ? '' : `; ${integer.format(written.warnings.length)} conversion warnings, e.g. ${written.warnings[0]?.message ?? ''}`}`,
     );
   }
   io.stdout(lines.join('\n'));
+  printInputWarnings([transcript], io);
   return valid ? 0 : 1;
 }

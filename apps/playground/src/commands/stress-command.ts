@@ -6,6 +6,7 @@ import { runStressMatrix, type StressMatrix } from '../stress/run-stress-matrix.
 import { createDefaultStressChains, parseStressChain } from '../stress/stress-chains.js';
 import { createStressScenarios } from '../stress/stress-scenarios.js';
 import { createTokenizer, type TokenizerName } from '../tokenizers.js';
+import { UsageError } from '../usage-error.js';
 
 /** Options of `ctx stress`. */
 export interface StressCommandOptions {
@@ -37,6 +38,8 @@ function toJson(matrix: StressMatrix): unknown {
  * `ctx stress`: plays spec 002's stress scenarios (and the giant-output ones) through the real orchestrator with
  * every strategy and fallback chain, and prints the matrix. Exits 1 when any cell overflows (beyond a blind first
  * rejection), loops, throws something other than a typed "cannot fit", or ends with a provider-invalid history.
+ *
+ * @throws {@link UsageError} when `--scenarios` matches nothing or `--chains` names an unknown strategy (exit 2).
  */
 export async function runStressCommand(options: StressCommandOptions, io: CliIo): Promise<number> {
   const filters = (options.scenarios ?? '')
@@ -46,7 +49,7 @@ export async function runStressCommand(options: StressCommandOptions, io: CliIo)
   const all = createStressScenarios();
   const scenarios = filters.length === 0 ? all : all.filter((scenario) => filters.some((part) => scenario.name.toLowerCase().includes(part)));
   if (scenarios.length === 0) {
-    throw new CliError(`Expected --scenarios to match a scenario, got "${options.scenarios ?? ''}"; known: ${all.map((scenario) => scenario.name).join(', ')}`);
+    throw new UsageError(`Expected --scenarios to match a scenario, got "${options.scenarios ?? ''}"; known: ${all.map((scenario) => scenario.name).join(', ')}`);
   }
   const chains =
     options.chains === undefined
@@ -55,8 +58,16 @@ export async function runStressCommand(options: StressCommandOptions, io: CliIo)
           .split(',')
           .map((part) => part.trim())
           .filter((part) => part !== '')
-          .map(parseStressChain);
-  if (chains.length === 0) throw new CliError('Expected at least one chain in --chains, got none');
+          .map((chain) => {
+            try {
+              return parseStressChain(chain);
+            } catch (error) {
+              // A chain naming an unknown or repeated strategy is a usage error, like an unknown --strategies name.
+              if (CliError.isInstance(error)) throw new UsageError(`--chains ${chain}: ${error.message}`, { cause: error });
+              throw error;
+            }
+          });
+  if (chains.length === 0) throw new UsageError('Expected at least one chain in --chains, got none');
   const tokenizer = await createTokenizer(options.tokenizer);
   const progress = createProgress(scenarios.length * chains.length);
   const matrix = await runStressMatrix({

@@ -4,6 +4,7 @@ import { HistoryLockedError } from '../errors/history-locked-error.js';
 import { InvalidHistoryError } from '../errors/invalid-history-error.js';
 import { StaleDensityResultError } from '../errors/stale-density-result-error.js';
 import { TokenCountError } from '../errors/token-count-error.js';
+import { ToolPairingError } from '../errors/tool-pairing-error.js';
 import type { DensityResult } from '../strategy/density-result.js';
 import { ai, human, toolCall, toolResult } from '../test-support/entries.js';
 import { createWordTokenizer } from '../test-support/word-tokenizer.js';
@@ -57,6 +58,173 @@ describe('HistoryService', () => {
       const entries = [human('a'), { speaker: 'robot', blocks: [] }, ai('b')] as unknown as HistoryEntry[];
       expect(() => history.addAll(entries)).toThrow(/history\[1\]\.speaker/);
       expect(history.length).toBe(0);
+    });
+  });
+
+  describe('add / addAll (tool call / response pairing, issue 14)', () => {
+    /** human, a Read call c1 and its response: the call is entry 1, its response entry 2. */
+    const withAnsweredCall = () =>
+      new HistoryService({ tokenizer: createWordTokenizer(), history: [human('read it'), toolCall('c1'), toolResult('c1', 'content')] });
+
+    /** Calls `attempt` and returns what it threw (undefined when it did not throw). */
+    const thrownBy = (attempt: () => void): unknown => {
+      try {
+        attempt();
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+
+    it('issue 14: should reject a tool call whose id a call in the history already uses, naming the id, both entries and the fix', () => {
+      const history = withAnsweredCall();
+      const before = history.getRawHistory();
+      const error = thrownBy(() => history.add(toolCall('c1', { file_path: '/repo/other.ts' })));
+      expect(ToolPairingError.isInstance(error)).toBe(true);
+      expect((error as ToolPairingError).problems).toEqual([
+        { kind: 'duplicate-call-id', entryIndex: 3, blockIndex: 0, callId: 'c1', toolName: 'Read', earlierEntryIndex: 1 },
+      ]);
+      expect((error as Error).message).toMatch(/expected every tool_call id to be unused/);
+      expect((error as Error).message).toMatch(/entry 3 \(added entry 0\), block 0: tool_call id "c1" \(Read\) is already used by the tool call in entry 1/);
+      expect((error as Error).message).toMatch(/Nothing was added\. Fix: give every tool call its own id/);
+      expect(history.getRawHistory()).toBe(before);
+    });
+
+    it('issue 14: should reject a call id used twice in one addAll, or twice in one entry, and add nothing', () => {
+      const history = new HistoryService({ tokenizer: createWordTokenizer() });
+      const twice = thrownBy(() => history.addAll([toolCall('c1'), toolResult('c1', 'a'), toolCall('c1'), toolResult('c1', 'b')]));
+      expect((twice as ToolPairingError).problems.map(({ kind, entryIndex }) => [kind, entryIndex])).toEqual([
+        ['duplicate-call-id', 2],
+        ['duplicate-response', 3],
+      ]);
+      const parallel: HistoryEntry = {
+        speaker: 'ai',
+        blocks: [
+          { type: 'tool_call', id: 'c2', name: 'Read', parameters: {} },
+          { type: 'tool_call', id: 'c2', name: 'Bash', parameters: {} },
+        ],
+      };
+      const sameEntry = thrownBy(() => history.add(parallel));
+      expect((sameEntry as ToolPairingError).problems).toEqual([
+        { kind: 'duplicate-call-id', entryIndex: 0, blockIndex: 1, callId: 'c2', toolName: 'Bash', earlierEntryIndex: 0 },
+      ]);
+      expect(history.length).toBe(0);
+    });
+
+    it('issue 14: should refuse a duplicate call id even when orphan responses are allowed', () => {
+      const history = withAnsweredCall();
+      expect(() => history.add(toolCall('c1'), { allowOrphanResponses: true })).toThrow(ToolPairingError);
+      expect(history.length).toBe(3);
+    });
+
+    it('issue 14: should reject a response whose call is not in the history, naming the call id, the entry and the opt-in', () => {
+      const history = withAnsweredCall();
+      const error = thrownBy(() => history.add(toolResult('c9', 'lost', 'Bash')));
+      expect((error as ToolPairingError).problems).toEqual([
+        { kind: 'orphan-response', entryIndex: 3, blockIndex: 0, callId: 'c9', toolName: 'Bash', earlierEntryIndex: undefined },
+      ]);
+      expect((error as Error).message).toMatch(/entry 3 \(added entry 0\), block 0: tool_response for call "c9" \(Bash\) answers no tool call in the history/);
+      expect((error as Error).message).toMatch(/passes \{ allowOrphanResponses: true \} to add \/ addAll/);
+      expect(history.length).toBe(3);
+    });
+
+    it('issue 14: should keep a recorded orphan response when the caller opts in with allowOrphanResponses', () => {
+      const history = withAnsweredCall();
+      history.add(toolResult('c9', 'recorded without its call'), { allowOrphanResponses: true });
+      history.addAll([human('next'), toolResult('c8', 'another')], { allowOrphanResponses: true });
+      expect(history.getAll().map((entry) => entry.speaker)).toEqual(['human', 'ai', 'tool', 'tool', 'human', 'tool']);
+    });
+
+    it('issue 14: should accept a response to a call earlier in the same addAll, and reject one that comes before its call', () => {
+      const history = new HistoryService({ tokenizer: createWordTokenizer() });
+      history.addAll([human('go'), toolCall('c1'), toolResult('c1', 'ok')]);
+      expect(history.length).toBe(3);
+      const error = thrownBy(() => history.addAll([toolResult('c2', 'early'), toolCall('c2')]));
+      expect((error as ToolPairingError).problems.map((problem) => problem.kind)).toEqual(['orphan-response']);
+      expect(history.length).toBe(3);
+    });
+
+    it('issue 14: should reject a second response for an answered call (tool-pairing "duplicate-response"), unless orphans are allowed', () => {
+      const history = withAnsweredCall();
+      const error = thrownBy(() => history.add(toolResult('c1', 'again')));
+      expect((error as ToolPairingError).problems).toEqual([
+        { kind: 'duplicate-response', entryIndex: 3, blockIndex: 0, callId: 'c1', toolName: 'Read', earlierEntryIndex: 2 },
+      ]);
+      expect((error as Error).message).toMatch(/answers a call already answered in entry 2/);
+      history.add(toolResult('c1', 'recorded twice'), { allowOrphanResponses: true });
+      expect(history.length).toBe(4);
+    });
+
+    it('issue 14: should remember a response added by an earlier add, so the next one for that call is a duplicate', () => {
+      const history = new HistoryService({ tokenizer: createWordTokenizer() });
+      history.add(toolCall('c1'));
+      history.add(toolResult('c1', 'first'));
+      expect(() => history.add(toolResult('c1', 'second'))).toThrow(/tool_response for call "c1" \(Read\) answers a call already answered in entry 1/);
+    });
+
+    it('issue 14: should leave a rejected batch all-or-nothing: no entry added, no listener called, no recount', async () => {
+      const tokenizer = createWordTokenizer();
+      const history = new HistoryService({ tokenizer, history: [human('read it'), toolCall('c1'), toolResult('c1', 'content')] });
+      await history.waitForTokenUpdates();
+      const before = history.getRawHistory();
+      const tokensBefore = history.getTotalTokens();
+      const events: HistoryEvent[] = [];
+      history.subscribe((event) => events.push(event));
+      tokenizer.calls.length = 0;
+      expect(() => history.addAll([human('fine'), ai('also fine'), toolResult('nope', 'orphan')])).toThrow(ToolPairingError);
+      await history.waitForTokenUpdates();
+      expect(history.getRawHistory()).toBe(before);
+      expect(history.getTotalTokens()).toBe(tokensBefore);
+      expect(events).toEqual([]);
+      expect(tokenizer.calls).toEqual([]);
+    });
+
+    it('issue 14: should list every problem of a batch in one error', () => {
+      const history = withAnsweredCall();
+      const error = thrownBy(() => history.addAll([toolCall('c1'), toolResult('x', 'a'), toolResult('c1', 'b')]));
+      expect((error as ToolPairingError).problems.map((problem) => `${problem.kind}@${problem.entryIndex}`)).toEqual([
+        'duplicate-call-id@3',
+        'orphan-response@4',
+        'duplicate-response@5',
+      ]);
+      expect((error as Error).message).toMatch(/give every tool call its own id.*; add each tool_response once/s);
+    });
+
+    it('issue 14: should check entries queued during a compression against the history and the queue', async () => {
+      const history = withAnsweredCall();
+      history.startCompression();
+      history.add(toolCall('c2'));
+      expect(() => history.add(toolCall('c1'))).toThrow(/tool_call id "c1" \(Read\) is already used by the tool call in entry 1/);
+      expect(() => history.add(toolCall('c2'))).toThrow(/already used by the tool call in entry 3/);
+      history.add(toolResult('c2', 'answered while compressing'));
+      await history.replaceHistory([human('summary'), toolCall('c1'), toolResult('c1', 'kept')]);
+      history.endCompression();
+      expect(history.getAll().map((entry) => entry.speaker)).toEqual(['human', 'ai', 'tool', 'ai', 'tool']);
+      expect(() => history.add(toolResult('c2', 'again'))).toThrow(/already answered in entry 4/);
+    });
+
+    it('issue 14: should take the constructor history as recorded and check later adds against it', () => {
+      const history = new HistoryService({
+        tokenizer: createWordTokenizer(),
+        history: [toolResult('c0', 'orphan recorded before the session was cut'), toolCall('c1'), toolResult('c1', 'ok')],
+      });
+      expect(history.length).toBe(3);
+      expect(() => history.add(toolCall('c1'))).toThrow(ToolPairingError);
+      history.add(toolCall('c0'));
+      history.add(toolResult('c0', 'the orphan before it answered nothing'));
+      expect(history.length).toBe(5);
+    });
+
+    it('issue 14: should forget the calls a clear, a density result or a rebuild removed', async () => {
+      const history = withAnsweredCall();
+      await history.applyDensityResult(density([1, 2]));
+      expect(() => history.add(toolResult('c1', 'its call was removed'))).toThrow(/answers no tool call in the history/);
+      history.add(toolCall('c1'));
+      history.clear();
+      history.add(toolCall('c1'));
+      await history.replaceHistory([human('rebuilt')]);
+      history.addAll([toolCall('c1'), toolResult('c1', 'fresh')]);
+      expect(history.length).toBe(3);
     });
   });
 
@@ -178,6 +346,37 @@ describe('HistoryService', () => {
       history.addAll([human('read it'), toolCall('c1'), toolResult('c1', 'content'), ai('done')]);
       await history.applyDensityResult(density([1, 2]));
       expect(history.getAll().map((entry) => entry.speaker)).toEqual(['human', 'ai']);
+    });
+
+    it.each([
+      ['null', null, /found null/],
+      ['undefined', undefined, /found undefined/],
+      ['a number', 42, /found number/],
+      ['a string', 'removals', /found string/],
+      ['an array', [1, 2], /found an array of 2/],
+    ])('issue 14: should reject %s as a density result with a typed error saying what was expected, and change nothing', async (_label, value, found) => {
+      const history = await fiveEntries();
+      const before = history.getRawHistory();
+      const events: HistoryEvent[] = [];
+      history.subscribe((event) => events.push(event));
+      const error = await history.applyDensityResult(value as unknown as DensityResult, 'broken').catch((caught: unknown) => caught);
+      expect(CompressionStrategyError.isInstance(error)).toBe(true);
+      expect((error as CompressionStrategyError).strategyName).toBe('broken');
+      expect((error as Error).message).toMatch(/strategy "broken": expected an object \{ removals, replacements, metadata \}/);
+      expect((error as Error).message).toMatch(found);
+      expect((error as Error).message).toMatch(/Return \{ removals: \[\], replacements: new Map\(\), metadata: \{\} \}/);
+      expect(history.getRawHistory()).toBe(before);
+      expect(events).toEqual([]);
+    });
+
+    it('issue 14: should name a null result as the problem even during a compression or after a rewrite', async () => {
+      const history = await fiveEntries();
+      history.clear();
+      history.startCompression();
+      await expect(history.applyDensityResult(null as unknown as DensityResult)).rejects.toThrow(
+        /Invalid DensityResult: expected an object .* found null/,
+      );
+      history.endCompression();
     });
 
     it('ERR-030: should refuse to apply during a compression and leave the history unchanged', async () => {

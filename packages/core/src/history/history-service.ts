@@ -1,6 +1,8 @@
+import { CompressionStrategyError } from '../errors/compression-strategy-error.js';
 import { HistoryLockedError } from '../errors/history-locked-error.js';
 import { StaleDensityResultError } from '../errors/stale-density-result-error.js';
 import { TokenCountError } from '../errors/token-count-error.js';
+import { ToolPairingError } from '../errors/tool-pairing-error.js';
 import { applyDensityResultToHistory } from '../strategy/apply-density-result.js';
 import type { DensityResult } from '../strategy/density-result.js';
 import { createTokenCounter, type TokenCounter, type TokenCountingOptions } from '../tokens/token-counter.js';
@@ -9,6 +11,20 @@ import type { TextBlock } from './content-block.js';
 import type { Conversation, ToolDefinition } from './conversation.js';
 import type { HistoryEntry } from './history-entry.js';
 import { parseHistory, parseHistoryEntry, parseSystemInstructions, parseToolDefinitions } from './parse-history.js';
+import { ToolCallLedger } from './tool-call-ledger.js';
+
+/** Options of {@link HistoryService.add} and {@link HistoryService.addAll}. */
+export interface AddEntriesOptions {
+  /**
+   * Keep a `tool_response` that answers no tool call of the history: its call id is not in the history (nor
+   * earlier in the same add), or its call already has a response. Meant for importers that replay a transcript
+   * exactly as recorded (e.g. a session whose calls were compacted away); an agent loop leaves it off, so a
+   * response added without its call fails at once instead of at the provider. Duplicate tool call ids are refused
+   * either way.
+   * @default false
+   */
+  readonly allowOrphanResponses?: boolean;
+}
 
 /** Options of {@link HistoryService.applyDensityResult}. */
 export interface ApplyDensityResultOptions {
@@ -54,9 +70,27 @@ export type HistoryServiceOptions = (
   readonly system?: readonly TextBlock[];
   /** Tool definitions sent with every request (counted, never compressed). */
   readonly tools?: readonly ToolDefinition[];
-  /** Initial entries. */
+  /**
+   * Initial entries, taken as recorded: validated, but tool call / response pairing is not checked, since a
+   * recorded transcript may hold orphans ({@link findToolPairingProblems} lists them). Later adds are checked
+   * against them.
+   */
   readonly history?: readonly HistoryEntry[];
 };
+
+/**
+ * Refuses a density result that is not an object before anything reads its fields, so `null` from a broken
+ * strategy gives a typed error naming what was expected instead of a `TypeError` (issue 14).
+ */
+function assertDensityResultObject(result: unknown, strategyName: string | undefined): void {
+  if (typeof result === 'object' && result !== null && !Array.isArray(result)) return;
+  const found = Array.isArray(result) ? `an array of ${result.length}` : result === null ? 'null' : typeof result;
+  const who = strategyName === undefined ? 'DensityResult' : `DensityResult from strategy "${strategyName}"`;
+  throw new CompressionStrategyError({
+    strategyName,
+    message: `Invalid ${who}: expected an object { removals, replacements, metadata }, found ${found}. Return { removals: [], replacements: new Map(), metadata: {} } when there is nothing to change; the history was not changed.`,
+  });
+}
 
 function isEmptyAiEntry(entry: HistoryEntry): boolean {
   return entry.speaker === 'ai' && entry.blocks.every((block) => block.type === 'text' && block.text.trim() === '');
@@ -109,6 +143,8 @@ export class HistoryService {
   private recountScheduled = false;
   private compressing = false;
   private pendingAdds: HistoryEntry[] = [];
+  /** Tool call ids of the history and the queued adds; rebuilt lazily after the history is rewritten. */
+  private toolCalls: ToolCallLedger | undefined;
   private readonly listeners = new Set<(event: HistoryEvent) => void>();
 
   constructor(options: HistoryServiceOptions) {
@@ -129,19 +165,34 @@ export class HistoryService {
    * Appends one entry (spec 000 `add`). The entry is validated and copied; the caller's object is not touched.
    * During a compression the entry is queued and appended when the compression ends.
    *
+   * Tool call / response pairing is checked against the history (and the entries queued during a compression):
+   * a `tool_call` id must not be used by another tool call, and a `tool_response` must answer a tool call already
+   * added that has no response yet (issue 14). Where the response sits relative to its call's turn is not checked
+   * here; {@link findToolPairingProblems} reports that.
+   *
+   * @param options - `allowOrphanResponses` keeps a response recorded without its call (importers).
    * @throws {@link InvalidHistoryError} naming the path that failed; the history is unchanged.
+   * @throws {@link ToolPairingError} naming the call id, the entry index and the fix when the entry repeats a tool
+   *   call id, or holds a response whose call is not in the history or already answered (unless
+   *   `allowOrphanResponses`); the history is unchanged and no listener is called.
    */
-  add(entry: HistoryEntry): void {
-    this.append([parseHistoryEntry(entry)]);
+  add(entry: HistoryEntry, options?: AddEntriesOptions): void {
+    this.append([parseHistoryEntry(entry)], options);
   }
 
   /**
-   * Appends several entries at once. All are validated before any is added.
+   * Appends several entries at once. All are validated before any is added: the whole batch is added, or nothing.
+   * Pairing is checked as for {@link HistoryService.add}, in order: a response may answer a call earlier in the
+   * same batch, and a call id may not appear twice in it.
    *
+   * @param options - `allowOrphanResponses` keeps responses recorded without their call (importers).
    * @throws {@link InvalidHistoryError} naming the path that failed (e.g. `history[3].blocks[0]`); nothing is added.
+   * @throws {@link ToolPairingError} listing every repeated tool call id and every response whose call is not in
+   *   the history (or earlier in the batch) or already answered (unless `allowOrphanResponses`); nothing is added
+   *   and no listener is called.
    */
-  addAll(entries: readonly HistoryEntry[]): void {
-    this.append([...parseHistory(entries)]);
+  addAll(entries: readonly HistoryEntry[], options?: AddEntriesOptions): void {
+    this.append([...parseHistory(entries)], options);
   }
 
   /**
@@ -152,6 +203,7 @@ export class HistoryService {
   clear(): void {
     if (this.compressing) throw new HistoryLockedError({ operation: 'clear the history' });
     this.history = [];
+    this.toolCalls = undefined;
     this.snapshot = undefined;
     this.rewrittenSinceSnapshot = true;
     this.emit({ type: 'cleared' });
@@ -262,16 +314,20 @@ export class HistoryService {
    * `getRawHistory()` or `getAll()` call: whatever it was computed on is gone.
    *
    * @param options - The strategy named in error messages (or that name alone), and the `basis` snapshot.
+   * @throws {@link CompressionStrategyError} when `result` is not an object (`null`, `undefined`, a primitive, an
+   *   array), checked before anything else (issue 14); for a malformed result, conflicting, duplicate or
+   *   out-of-range indices (ERR-010..013), an invalid replacement, or a result that would break tool call / response
+   *   pairing.
    * @throws {@link StaleDensityResultError} when the history changed under the result.
-   * @throws {@link CompressionStrategyError} for a malformed result, conflicting, duplicate or out-of-range indices
-   *   (ERR-010..013), an invalid replacement, or a result that would break tool call / response pairing.
    * @throws {@link HistoryLockedError} during a compression (ERR-030).
    */
   async applyDensityResult(result: DensityResult, options?: string | ApplyDensityResultOptions): Promise<void> {
-    if (this.compressing) throw new HistoryLockedError({ operation: 'apply a density result' });
     const { strategyName, basis } = typeof options === 'string' ? { strategyName: options, basis: undefined } : (options ?? {});
+    assertDensityResultObject(result, strategyName);
+    if (this.compressing) throw new HistoryLockedError({ operation: 'apply a density result' });
     this.assertCurrent(basis, strategyName);
     this.history = applyDensityResultToHistory(this.history, result, strategyName);
+    this.toolCalls = undefined;
     this.snapshot = undefined;
     this.rewrittenSinceSnapshot = true;
     this.emit({ type: 'density-applied', result });
@@ -280,12 +336,15 @@ export class HistoryService {
 
   /**
    * Replaces all entries at once: the compression rebuild. Validated first, so an invalid history changes
-   * nothing. Does not count as new turn content (no `entries-added` event).
+   * nothing. Does not count as new turn content (no `entries-added` event). Tool pairing is not checked here, as
+   * for the constructor's `history`: a rebuild keeps the pairing problems its input had, and the orchestrator
+   * already refuses one that adds new problems. Later adds are checked against the new entries.
    *
    * @throws {@link InvalidHistoryError} naming the path that failed.
    */
   async replaceHistory(entries: readonly HistoryEntry[]): Promise<void> {
     this.history = [...parseHistory(entries)];
+    this.toolCalls = undefined;
     this.snapshot = undefined;
     this.rewrittenSinceSnapshot = true;
     this.emit({ type: 'history-replaced' });
@@ -329,12 +388,12 @@ export class HistoryService {
     this.compressing = true;
   }
 
-  /** Ends a compression and appends the entries queued while it ran. */
+  /** Ends a compression and appends the entries queued while it ran (checked when they were added). */
   endCompression(): void {
     this.compressing = false;
     const queued = this.pendingAdds;
     this.pendingAdds = [];
-    if (queued.length > 0) this.append(queued);
+    if (queued.length > 0) this.appendChecked(queued);
   }
 
   /** True between `startCompression()` and `endCompression()`. */
@@ -371,12 +430,26 @@ export class HistoryService {
     }
   }
 
-  private append(entries: HistoryEntry[]): void {
+  /**
+   * Checks pairing first (so a rejected add changes nothing and notifies no one), then appends or queues. Queued
+   * entries were checked when added; `endCompression` appends them without a second check, since the rebuilt
+   * history may legitimately have summarized their calls away.
+   */
+  private append(entries: HistoryEntry[], options?: AddEntriesOptions): void {
     if (entries.length === 0) return;
-    if (this.compressing) {
-      this.pendingAdds.push(...entries);
-      return;
-    }
+    this.toolCalls ??= new ToolCallLedger([...this.history, ...this.pendingAdds]);
+    const firstIndex = this.history.length + this.pendingAdds.length;
+    const check = this.toolCalls.check(entries, firstIndex, {
+      allowOrphanResponses: options?.allowOrphanResponses === true,
+    });
+    if (check.problems.length > 0) throw new ToolPairingError({ problems: check.problems, firstIndex });
+    this.toolCalls.commit(check);
+    if (this.compressing) this.pendingAdds.push(...entries);
+    else this.appendChecked(entries);
+  }
+
+  /** Appends entries whose pairing was already checked, and tells the listeners. */
+  private appendChecked(entries: HistoryEntry[]): void {
     const firstIndex = this.history.length;
     this.history.push(...entries);
     this.snapshot = undefined;

@@ -1,6 +1,7 @@
 import { CompressionFailedError } from '../errors/compression-failed-error.js';
 import { CompressionStrategyError } from '../errors/compression-strategy-error.js';
 import { InvalidHistoryError } from '../errors/invalid-history-error.js';
+import { TokenCountError } from '../errors/token-count-error.js';
 import type { HistoryEntry } from '../history/history-entry.js';
 import type { HistoryService } from '../history/history-service.js';
 import { parseHistory } from '../history/parse-history.js';
@@ -35,6 +36,27 @@ export interface CompressionChainOutcome {
   readonly applied: boolean;
   /** True when the chain ended because the signal was aborted (a strategy's `aborted` no-op). */
   readonly aborted: boolean;
+}
+
+/**
+ * Counts a strategy's result with the history's counter. A tokenizer failure becomes a {@link TokenCountError} that
+ * names the result's entry it could not count; the history is left as it was (the result is never applied).
+ */
+function countResult(history: HistoryService, entries: readonly HistoryEntry[]): number {
+  try {
+    return history.tokenCounter.countEntries(entries) + history.getOverheadTokens();
+  } catch (error) {
+    if (TokenCountError.isInstance(error)) throw error;
+    const failing = entries.findIndex((entry) => {
+      try {
+        history.tokenCounter.countEntries([entry]);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    throw new TokenCountError({ ...(failing === -1 ? {} : { entryIndex: failing }), cause: error });
+  }
 }
 
 function now(): number {
@@ -146,7 +168,7 @@ export async function runCompressionChain(input: CompressionChainInput): Promise
         continue;
       }
 
-      const tokensAfter = history.tokenCounter.countEntries(newHistory) + history.getOverheadTokens();
+      const tokensAfter = countResult(history, newHistory);
       if (tokensAfter >= tokensBefore) {
         passes.push({
           ...base,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { TokenCountError } from '../errors/token-count-error.js';
 import { HistoryService } from '../history/history-service.js';
 import { ai, human } from '../test-support/entries.js';
-import { keepNewest, words } from '../test-support/stub-strategies.js';
+import { keepNewest, selecting, words } from '../test-support/stub-strategies.js';
 import { createWordTokenizer } from '../test-support/word-tokenizer.js';
 import { createCompressionOrchestrator } from './compression-orchestrator.js';
 
@@ -57,6 +57,29 @@ describe('CompressionOrchestrator after a tokenizer failure', () => {
     expect(report.decision?.compress).toBe(true);
     expect(report.request.fits).toBe(true);
     expect(history.getTotalTokens()).toBe(103);
+  });
+
+  it("should throw TokenCountError naming the result's entry when the tokenizer fails on a strategy's result, and keep the history", async () => {
+    const tokenizer = createWordTokenizer((text) => {
+      if (text.includes('UNCOUNTABLE')) throw new Error('tokenizer offline');
+      return text.split(/\s+/).filter(Boolean).length;
+    });
+    const history = new HistoryService({ tokenizer });
+    const summarizing = selecting('summarize-stub', (entries) => [human('short summary'), human('UNCOUNTABLE text'), ...entries.slice(-1)]);
+    const orchestrator = createCompressionOrchestrator({
+      history,
+      strategies: [summarizing],
+      contextLimit: 1_000,
+      calibration: false,
+      settings: { 'compression.reservedOutputTokens': 0 },
+    });
+    history.addAll([human(words(700)), ai(words(400)), human(words(100))]);
+    const before = history.getAll();
+
+    const error: unknown = await orchestrator.ensureCompressionBeforeSend().catch((caught: unknown) => caught);
+    expect(TokenCountError.isInstance(error)).toBe(true);
+    expect((error as TokenCountError).message).toBe('Could not count the tokens of history entry 1: tokenizer offline');
+    expect(history.getAll()).toEqual(before);
   });
 
   it('should not report "nothing to do" on an over-window history after a one-off failure someone else saw', async () => {

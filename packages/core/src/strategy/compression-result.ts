@@ -12,6 +12,8 @@ import type { HistoryEntry } from '../history/history-entry.js';
  * - `no-progress-backoff`: skipped because the last attempt made no progress and the history has not grown enough
  *   since to try again.
  * - `missing-summarizer`: an LLM strategy was given no summarizer.
+ * - `summarizer-failed`: an LLM strategy's summarizer failed (timeout, HTTP error, empty or inflated summary) and the
+ *   strategy was asked not to fall back to a mechanical summary; the message says why.
  * - `aborted`: the signal was aborted before anything changed.
  * - `unsupported-history`: the history has a shape this strategy cannot handle.
  */
@@ -23,6 +25,7 @@ export type NoOpReason =
   | 'no-progress'
   | 'no-progress-backoff'
   | 'missing-summarizer'
+  | 'summarizer-failed'
   | 'aborted'
   | 'unsupported-history';
 

@@ -1,0 +1,55 @@
+import type { HistoryEntry, TokenCounter } from '@ctx/core';
+import { findFirstUserMessage, findSafeCutIndices, findThinkingToolLoopStart } from '@ctx/strategy-utils';
+
+/** Where the middle to summarize starts and ends: `history[headEnd…tailStart)`. */
+export interface MiddleSplit {
+  readonly headEnd: number;
+  readonly tailStart: number;
+}
+
+/**
+ * Splits the history into a head kept as it is, a middle to summarize, and a tail kept as it is. Both cuts are safe
+ * cut indices (`findSafeCutIndices`: no tool call split from its response, no assistant turn split, never inside
+ * the turn still in its tool loop with thinking).
+ *
+ * - The head runs at least through the first user message (Roo Code keeps the first message; it states the task),
+ *   then takes whole turns while it stays within `headTokens`.
+ * - The tail is the newest whole turns within `tailTokens`, and at least the last turn — unless the assistant turn
+ *   still in its tool loop with thinking is larger than `tailTokens`: it cannot be cut, so it is summarized whole and
+ *   there is no tail.
+ *
+ * Linear: one pass of prefix sums over the cached per-entry counts.
+ *
+ * @returns The split; `headEnd === tailStart` when there is no middle.
+ */
+export function findMiddle(
+  history: readonly HistoryEntry[],
+  counter: TokenCounter,
+  budget: { readonly headTokens: number; readonly tailTokens: number },
+): MiddleSplit {
+  const prefix = [0];
+  for (const entry of history) prefix.push((prefix.at(-1) as number) + counter.countEntry(entry));
+  const total = prefix.at(-1) as number;
+  const cuts = findSafeCutIndices(history).filter((index) => index > 0 && index < history.length);
+  const firstUser = findFirstUserMessage(history) ?? 0;
+
+  // The head: the first safe cut after the first user message, then further cuts while within budget.
+  let headEnd = cuts.find((index) => index > firstUser) ?? history.length;
+  for (const index of cuts) if (index > headEnd && (prefix[index] as number) <= budget.headTokens) headEnd = index;
+
+  // The tail: the earliest cut whose suffix fits, but at least the last turn; never past the open loop's start. An
+  // open loop larger than the tail's share is summarized whole (thinking and all): nothing of it is kept to need it.
+  const loopStart = findThinkingToolLoopStart(history);
+  if (loopStart !== undefined && loopStart >= headEnd && total - (prefix[loopStart] as number) > budget.tailTokens) {
+    return { headEnd, tailStart: history.length };
+  }
+  const candidates = cuts.filter((index) => index >= headEnd && (loopStart === undefined || index <= loopStart));
+  let tailStart = candidates.at(-1) ?? headEnd;
+  for (const index of candidates) {
+    if (total - (prefix[index] as number) <= budget.tailTokens) {
+      tailStart = Math.min(tailStart, index);
+      break;
+    }
+  }
+  return { headEnd, tailStart: Math.max(headEnd, tailStart) };
+}

@@ -1,0 +1,94 @@
+import { findToolPairingProblems, getEntryGenerator, SummarizerError, type HistoryEntry } from '@ctx/core';
+import { createSyntheticHistory, createTestCompressionContext, MockSummarizer } from '@ctx/conformance';
+import { describe, expect, it } from 'vitest';
+import { createMiddleOutStrategy } from './middle-out-strategy.js';
+
+const history = createSyntheticHistory({ entries: 60, seed: 11 });
+const textOf = (entry: HistoryEntry | undefined) =>
+  (entry?.blocks ?? []).map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+const context = (summarizer: MockSummarizer | undefined, entries: readonly HistoryEntry[] = history) =>
+  createTestCompressionContext({ history: entries, ...(summarizer === undefined ? {} : { summarizer }) });
+
+async function applied(summarizer: MockSummarizer, entries: readonly HistoryEntry[] = history, settings = {}) {
+  const given = context(summarizer, entries);
+  const result = await createMiddleOutStrategy(settings).compress(given);
+  if (result.type !== 'applied') throw new Error(`expected applied, got ${result.reason}: ${result.message ?? ''}`);
+  return { given, result };
+}
+
+const loop: HistoryEntry[] = [
+  {
+    speaker: 'ai',
+    blocks: [
+      { type: 'thinking', thought: 'Read the parser first.', signature: 'sig' },
+      { type: 'tool_call', id: 'call_open', name: 'Read', parameters: { file_path: '/src/parser.ts' } },
+    ],
+  },
+  { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'call_open', toolName: 'Read', result: 'export {}' }] },
+];
+
+describe('createMiddleOutStrategy', () => {
+  it('(BR-THRESH-002) should be a threshold strategy with default threshold 0.85 that requires an LLM', () => {
+    expect(createMiddleOutStrategy()).toMatchObject({ name: 'middle-out', requiresLLM: true, trigger: { mode: 'threshold', defaultThreshold: 0.85 } });
+  });
+
+  it('should keep the head byte-identical (the same entries) so a prompt cache survives, and the newest turns verbatim', async () => {
+    const { given, result } = await applied(new MockSummarizer('The middle, summarized.'));
+    const summaryIndex = result.newHistory.findIndex((entry) => getEntryGenerator(entry) === 'middle-out');
+    expect(summaryIndex).toBeGreaterThan(0);
+    result.newHistory.slice(0, summaryIndex).forEach((entry, index) => expect(entry).toBe(given.history[index]));
+    const tail = result.newHistory.slice(summaryIndex + 1);
+    expect(tail.length).toBeGreaterThan(0);
+    tail.forEach((entry, index) => expect(entry).toBe(given.history[given.history.length - tail.length + index]));
+    expect(textOf(result.newHistory[summaryIndex])).toContain('[Previous conversation summary]\nThe middle, summarized.');
+  });
+
+  it('should keep the first user message in the head and never split a tool call from its result', async () => {
+    const summarizer = new MockSummarizer('summary');
+    const { given, result } = await applied(summarizer);
+    expect(result.newHistory[0]).toBe(given.history[0]);
+    expect(findToolPairingProblems(result.newHistory)).toEqual([]);
+    expect(findToolPairingProblems(summarizer.calls[0]?.entries ?? [])).toEqual([]);
+  });
+
+  it("should quote the user's latest message verbatim when it falls in the middle", async () => {
+    const request = 'Please also keep the old fixture files exactly as they are.';
+    const entries: HistoryEntry[] = [
+      ...history.slice(0, 50),
+      { speaker: 'human', blocks: [{ type: 'text', text: request }] },
+      ...history.slice(50).filter((entry) => entry.speaker !== 'human'),
+    ];
+    const { result } = await applied(new MockSummarizer('summary'), entries, { tailShare: 0 });
+    const summary = result.newHistory.find((entry) => getEntryGenerator(entry) === 'middle-out');
+    expect(textOf(summary)).toContain(`\`\`\`\n${request}\n\`\`\``);
+  });
+
+  it('should keep an assistant turn still in its tool loop with thinking in the tail', async () => {
+    const { result } = await applied(new MockSummarizer('summary'), [...history, ...loop]);
+    expect(result.newHistory.slice(-2)).toEqual(loop);
+  });
+
+  it('should summarize that turn whole when it alone is over the tail share, leaving no call without its result', async () => {
+    const summarizer = new MockSummarizer('summary');
+    const { result } = await applied(summarizer, [...history, ...loop], { tailShare: 0 });
+    expect(getEntryGenerator(result.newHistory.at(-1) as HistoryEntry)).toBe('middle-out');
+    expect(summarizer.calls[0]?.entries.slice(-2)).toEqual(loop);
+    expect(findToolPairingProblems(result.newHistory)).toEqual([]);
+  });
+
+  it('(002 §6.3) should summarize the middle mechanically when the summarizer fails, and say so', async () => {
+    const summarizer = new MockSummarizer(() => {
+      throw new SummarizerError({ summarizer: 'm', reason: 'connection-failed', message: 'connect ECONNREFUSED 127.0.0.1:9' });
+    });
+    const { result } = await applied(summarizer);
+    expect(result.warnings).toContainEqual(expect.objectContaining({ type: 'fallback', message: expect.stringContaining('ECONNREFUSED') as string }));
+    expect(result.metadata.counts).toMatchObject({ fallbackSummary: 1 });
+  });
+
+  it('should return missing-summarizer without a summarizer, and too-few-compressible when there is no middle', async () => {
+    expect(await createMiddleOutStrategy().compress(context(undefined))).toMatchObject({ type: 'no-op', reason: 'missing-summarizer' });
+    const short = history.slice(0, 3);
+    const result = await createMiddleOutStrategy().compress(createTestCompressionContext({ history: short, contextLimit: 10, summarizer: new MockSummarizer('s') }));
+    expect(result).toMatchObject({ type: 'no-op', reason: 'too-few-compressible' });
+  });
+});

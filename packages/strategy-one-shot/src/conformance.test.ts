@@ -1,0 +1,4 @@
+import { describeConformance } from '@ctx/conformance/vitest';
+import { createOneShotStrategy } from './one-shot-strategy.js';
+
+describeConformance({ strategy: () => createOneShotStrategy() });

@@ -1,0 +1,2 @@
+export { createOneShotStrategy } from './one-shot-strategy.js';
+export type { OneShotSettings, OneShotSettingsInput } from './one-shot-settings.js';
