@@ -1,5 +1,6 @@
 // The LLM strategies through the CLI, against a real HTTP server on 127.0.0.1: an OpenAI-compatible fake that records
 // each request and answers with scripted summaries and errors (issue 15's "done when").
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startFakeOpenAICompatibleServer, type FakeOpenAICompatibleServer } from '@ctx/summarizer-ai-sdk/testing';
@@ -81,6 +82,54 @@ describe('ctx with a summarizer (--summarizer-url, --summarizer-model)', () => {
     } finally {
       if (previous === undefined) delete process.env.CTX_SUMMARIZER_API_KEY;
       else process.env.CTX_SUMMARIZER_API_KEY = previous;
+    }
+  });
+
+  it('should summarize with --summarizer anthropic:<model> through the Anthropic Messages API (ANTHROPIC_BASE_URL on loopback)', async () => {
+    const received: { path: string; key: string | undefined; body: { model: string; system?: unknown; max_tokens: number } }[] = [];
+    const anthropic: Server = createHttpServer((request, response) => {
+      let text = '';
+      request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      request.on('end', () => {
+        received.push({ path: request.url ?? '', key: request.headers['x-api-key'] as string | undefined, body: JSON.parse(text) as never });
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            id: 'msg_fake',
+            type: 'message',
+            role: 'assistant',
+            model: 'claude-haiku-4-5',
+            content: [{ type: 'text', text: 'The user builds a date parser; the tests pass; time zones are next.' }],
+            stop_reason: 'end_turn',
+            stop_sequence: null,
+            usage: { input_tokens: 9_000, output_tokens: 40, cache_read_input_tokens: 2_000, cache_creation_input_tokens: 500 },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => anthropic.listen(0, '127.0.0.1', resolve));
+    const saved = { key: process.env.ANTHROPIC_API_KEY, url: process.env.ANTHROPIC_BASE_URL };
+    process.env.ANTHROPIC_API_KEY = 'sk-ant-test-7';
+    process.env.ANTHROPIC_BASE_URL = `http://127.0.0.1:${(anthropic.address() as { port: number }).port}/v1`;
+    try {
+      const result = await ctx('compress', demoTranscriptPath, '--strategy', 'one-shot', '--summarizer', 'anthropic:claude-haiku-4-5', '--json');
+      expect(result.code, result.stderr).toBe(0);
+      expect(received).toHaveLength(1);
+      expect(received[0]).toMatchObject({ path: '/v1/messages', key: 'sk-ant-test-7', body: { model: 'claude-haiku-4-5' } });
+      const report = JSON.parse(result.stdout) as CompressJson;
+      expect(report.reports[0]?.passes[0]?.compressionMetadata?.counts).toMatchObject({
+        summarizerInputTokens: expect.any(Number) as number,
+        summarizerOutputTokens: 40,
+        summarizerCacheReadTokens: 2_000,
+        summarizerCacheWriteTokens: 500,
+      });
+      expect(result.stdout).not.toContain('sk-ant-test-7');
+    } finally {
+      for (const [name, value] of [['ANTHROPIC_API_KEY', saved.key], ['ANTHROPIC_BASE_URL', saved.url]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      await new Promise<void>((resolve) => anthropic.close(() => resolve()));
     }
   });
 
