@@ -145,7 +145,7 @@ describe('ctx strategies / settings / conformance', () => {
       expect.objectContaining({
         name: 'top-down-truncation',
         trigger: { mode: 'threshold', defaultThreshold: 0.85 },
-        settings: { minEntriesKept: 2, cutOversizedToolResults: true },
+        settings: { minEntriesKept: 2, keepFirstUserMessage: true, cutOversizedToolResults: true },
       }),
     );
     expect(strategies).toContainEqual(
@@ -180,7 +180,7 @@ describe('ctx strategies / settings / conformance', () => {
     const plain = await ctx('strategies');
     expect(plain.code).toBe(0);
     expect(plain.stdout).toMatch(/^lossless — @ctx\/strategy-lossless\n {2}trigger continuous @ 0\.85 · LLM no\n/);
-    expect(plain.stdout).toContain(['  settings:', '    minEntriesKept=2', '    cutOversizedToolResults=true'].join('\n'));
+    expect(plain.stdout).toContain(['  settings:', '    minEntriesKept=2', '    keepFirstUserMessage=true', '    cutOversizedToolResults=true'].join('\n'));
     expect(plain.stdout).toMatch(/^one-shot — @ctx\/strategy-one-shot\n {2}trigger threshold @ 0\.85 · LLM yes$/m);
     expect(Math.max(...plain.stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(80);
     const narrow: string[] = [];

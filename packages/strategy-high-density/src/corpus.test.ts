@@ -7,7 +7,7 @@ import {
   type DensityConfig,
   type HistoryEntry,
 } from '@ctx/core';
-import { checkProviderValidity, findNewValidityProblems, listUserTexts } from '@ctx/retention';
+import { checkProviderValidity, findNewValidityProblems, listUserTexts, measureRetention } from '@ctx/retention';
 import { corpusExists, loadCorpusConversations, type CorpusConversation } from '@ctx/test-corpus';
 import { createGptTokenizer } from '@ctx/tokenizer-gpt-tokenizer';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -90,6 +90,49 @@ describe.skipIf(!corpusExists)('createHighDensityStrategy on the corpus', () => 
     const folded = optimizeWith(history, { name: 'fold', config: defaults, settings: { foldEdits: true } }).result.metadata;
     expect(folded.readsFolded).toBeGreaterThan(0);
     expect((folded.readWritePairsPruned ?? 0) + (folded.readsFolded ?? 0)).toBe(plain.readWritePairsPruned);
+  });
+
+  it('should summarize the latest state of a file last: compress keeps every one it does not report (Claude Code)', async () => {
+    const tokenCounter = createTokenCounter(await createGptTokenizer());
+    // Latest file states compress kept (of the states in its input) before this rule, per session and mode: the
+    // rule must never keep fewer.
+    const keptBeforeTheRule = new Map([
+      ['claude-code/spotter/4d5611e5-241a-462a-8d15-5122611a9569/subagents/agent-a2898e3.jsonl defaults', 4],
+      ['claude-code/spotter/4d5611e5-241a-462a-8d15-5122611a9569/subagents/agent-a2898e3.jsonl foldEdits', 4],
+      ['claude-code/spotter/tool_heavy.jsonl defaults', 1],
+      ['claude-code/spotter/tool_heavy.jsonl foldEdits', 1],
+      ['claude-code/vsla/0a725fb5-6378-432a-9e84-9f3f49d4043d.jsonl defaults', 5],
+      ['claude-code/vsla/0a725fb5-6378-432a-9e84-9f3f49d4043d.jsonl foldEdits', 4],
+      ['claude-code/vsla/d7d349f9-c243-46e2-9a32-4a0eddfc634b.jsonl foldEdits', 0],
+    ]);
+    let compressed = 0;
+    let untouched = 0;
+    for (const { name, format, conversation } of conversations) {
+      if (format !== 'claude-code') continue;
+      for (const [modeName, settings] of [['defaults', {}], ['foldEdits', { foldEdits: true }]] as const) {
+        const { strategy, result } = optimizeWith(conversation.history, { name: modeName, config: defaults, settings });
+        const history = applyDensityResultToHistory(conversation.history, result, 'high-density');
+        // The CLI's default window is the transcript's own size; compress fires over 0.85 of it.
+        const window = tokenCounter.countEntries(conversation.history);
+        if (tokenCounter.countEntries(history) <= window * 0.85) continue;
+        const budget = createCompressionBudget({ contextLimit: window, threshold: 0.85 });
+        const compression = await strategy.compress({ history, system: [], tools: [], tokenCounter, budget });
+        if (compression.type !== 'applied') continue;
+        compressed++;
+        const label = `${name} ${modeName}`;
+        const { fileStates } = measureRetention({ ...conversation, history }, { ...conversation, history: compression.newHistory });
+        const reported = compression.metadata.counts?.latestFileStatesSummarized ?? Number.NaN;
+        // Every latest state lost is one the result reports; none is lost when cheaper results were enough.
+        expect(fileStates.total - fileStates.kept, label).toBeLessThanOrEqual(reported);
+        if (reported === 0) {
+          untouched++;
+          expect(fileStates.fraction, label).toBeGreaterThanOrEqual(0.9);
+        }
+        expect(fileStates.kept, label).toBeGreaterThanOrEqual(keptBeforeTheRule.get(label) ?? fileStates.total);
+      }
+    }
+    expect(compressed).toBeGreaterThan(5);
+    expect(untouched).toBeGreaterThan(0);
   });
 
   it('BR-THRESH-004: should compress long Claude Code sessions toward the target, keeping user texts and pairs', async () => {

@@ -10,7 +10,18 @@ import {
 } from '@ctx/core';
 import { describe, expect, it } from 'vitest';
 import { createHighDensityStrategy } from './high-density-strategy.js';
-import { aiText, bash, bashTurns, exchange, history, human, read, resultText, turn } from './test-support/history-fixtures.js';
+import {
+  aiText,
+  bash,
+  bashTurns,
+  edit,
+  exchange,
+  history,
+  human,
+  read,
+  resultText,
+  turn,
+} from './test-support/history-fixtures.js';
 import { wordTokenizer, words } from './test-support/word-tokens.js';
 
 function contextFor(entries: readonly HistoryEntry[], contextLimit: number): CompressionContext {
@@ -106,6 +117,43 @@ describe('compress (summarizeOldToolResults)', () => {
     const [error, listing] = responses(result.newHistory);
     expect(resultText(error)).toBe(words(100));
     expect(resultText(listing)).toMatch(/^\[Bash ls/);
+  });
+
+  /** Reads a.ts whole, runs a build, edits a.ts, checks the edit with a ranged read, edits again. */
+  const editingSession = () =>
+    history(
+      human('go'),
+      turn(read('r1', '/repo/a.ts', words(300))),
+      turn(bash('b1', 'npm run build', words(300))),
+      turn(edit('e1', '/repo/a.ts')),
+      turn(exchange('r2', 'Read', { file_path: '/repo/a.ts', offset: 1, limit: 10 }, words(20))),
+      turn(edit('e2', '/repo/a.ts')),
+      aiText('done'),
+    );
+
+  it('should summarize older shell output before the latest state of a file still being edited', async () => {
+    const entries = editingSession();
+    const context = contextFor(entries, 1_000);
+    // One 300-word result must go: the build output, not the file's last whole read (a ranged read came later).
+    expect(context.tokenCounter.countEntries(entries) - 300).toBeLessThanOrEqual(getHistoryTokenTarget(context.budget));
+    const result = await createHighDensityStrategy({ preserveRecentTurns: 1 }).compress(context);
+    if (result.type !== 'applied') throw new Error(`expected applied, got ${result.reason}`);
+    const byId = new Map(responses(result.newHistory).map((block) => [block.callId, resultText(block)]));
+    expect(byId.get('r1')).toBe(words(300));
+    expect(byId.get('b1')).toMatch(/^\[Bash npm run build: success/);
+    expect(result.metadata.counts).toMatchObject({ toolResultsSummarized: 1, latestFileStatesSummarized: 0 });
+    expect(result.warnings?.map((warning) => warning.message).join('\n')).not.toMatch(/latest content/);
+  });
+
+  it('should summarize the latest state of a file only when everything cheaper is not enough, and say so', async () => {
+    const result = await createHighDensityStrategy({ preserveRecentTurns: 1 }).compress(contextFor(editingSession(), 400));
+    if (result.type !== 'applied') throw new Error(`expected applied, got ${result.reason}`);
+    const byId = new Map(responses(result.newHistory).map((block) => [block.callId, resultText(block)]));
+    expect(byId.get('b1')).toMatch(/^\[Bash /);
+    expect(byId.get('r1')).toMatch(/^\[Read \/repo\/a.ts: success/);
+    expect(result.metadata.counts).toMatchObject({ latestFileStatesSummarized: 1 });
+    const warning = result.warnings?.find((item) => item.message.startsWith('summarized the latest content of 1 file:'));
+    expect(warning?.type).toBe('lossy');
   });
 
   it('should report already-under-target when the history fits', async () => {

@@ -10,6 +10,7 @@ import {
 } from '@ctx/core';
 import type { ToolCallSemantics, ToolSemanticsRegistry } from '@ctx/strategy-utils';
 import { strategyName, withGeneratedResult } from './generated-marker.js';
+import { LatestFileStates } from './latest-file-states.js';
 import {
   openFileAfter,
   outcomeOf,
@@ -37,22 +38,26 @@ export interface SummaryPlan {
   /** Entry index → the entry with its results summarized. */
   readonly replacements: ReadonlyMap<number, HistoryEntry>;
   readonly resultsSummarized: number;
+  /**
+   * Files whose latest state (a result holding it, see {@link LatestFileStates}) was summarized: 0 unless
+   * summarizing everything else outside the preserved tail did not reach the target.
+   */
+  readonly latestFileStatesSummarized: number;
   /** Index of the first entry of the preserved tail. */
   readonly tailStart: number;
 }
 
 /**
  * How much a summary may cost the model: results it is likely to need again are summarized last. Tier 0: results
- * that are not file content (command output, searches, listings, edit confirmations) and file reads a later read of
- * the same file superseded. Tier 1: the latest read of a file. Tier 2: errors (what failed must not be repeated).
+ * that hold no latest file state and report no error (command output, searches, listings, edit confirmations, and
+ * file reads a later read or whole-file write superseded). Tier 1: results holding the latest state of a file
+ * ({@link LatestFileStates}). Tier 2: errors (what failed must not be repeated).
  */
 type Tier = 0 | 1 | 2;
 
 interface CallInfo {
   readonly call: ToolCallBlock;
   readonly semantics: ToolCallSemantics;
-  /** For a read: it is the latest read of each of its files. */
-  latestRead: boolean;
 }
 
 interface Candidate {
@@ -60,6 +65,8 @@ interface Candidate {
   readonly tier: Tier;
   /** Response blocks of the entry to summarize, with the calls they answer. */
   readonly blocks: readonly { readonly blockIndex: number; readonly call: CallInfo | undefined }[];
+  /** Files whose latest state a block of this entry holds. */
+  readonly latestStateOf: ReadonlySet<string>;
 }
 
 interface CachedSummary {
@@ -114,10 +121,10 @@ function summarizedEntry(
 
 /**
  * Classifies the calls of `history[0…end)` and lists the tool entries whose results may be summarized, with tiers.
- * The latest read of each file is judged over the whole history (a read in the preserved tail supersedes older ones).
+ * Latest file states are judged over the whole history (a read in the preserved tail supersedes older ones).
  */
 function listCandidates(history: readonly HistoryEntry[], end: number, scope: ClassificationScope): Candidate[] {
-  const latestReadOf = new Map<string, CallInfo>();
+  const states = new LatestFileStates();
   const found: { entryIndex: number; blocks: Candidate['blocks'] }[] = [];
   let openFile: string | undefined;
   let turnCalls = new Map<string, CallInfo>();
@@ -128,16 +135,7 @@ function listCandidates(history: readonly HistoryEntry[], end: number, scope: Cl
       for (const block of entry.blocks) {
         if (block.type !== 'tool_call') continue;
         const semantics = semanticsOf(block, scope, openFile);
-        const info: CallInfo = { call: block, semantics, latestRead: false };
-        turnCalls.set(block.id, info);
-        if (semantics.kind === 'read') {
-          for (const access of semantics.reads) {
-            const previous = latestReadOf.get(access.path);
-            if (previous !== undefined) previous.latestRead = false;
-            latestReadOf.set(access.path, info);
-            info.latestRead = true;
-          }
-        }
+        turnCalls.set(block.id, { call: block, semantics });
         openFile = semantics.openedFile ?? openFile;
       }
       continue;
@@ -150,7 +148,10 @@ function listCandidates(history: readonly HistoryEntry[], end: number, scope: Cl
     entry.blocks.forEach((block, blockIndex) => {
       if (block.type !== 'tool_response') return;
       const call = turnCalls.get(block.callId);
-      if (call !== undefined) openFile = openFileAfter(openFile, call.semantics, block, scope.workspaceRoot);
+      if (call !== undefined) {
+        openFile = openFileAfter(openFile, call.semantics, block, scope.workspaceRoot);
+        states.record(call.call, call.semantics, block, outcomeOf(block, call.call));
+      }
       if (entryIndex >= end) return;
       const facts = responseFactsOf(block);
       if (facts.isPointer || facts.marker?.kind === 'summary') return;
@@ -158,24 +159,29 @@ function listCandidates(history: readonly HistoryEntry[], end: number, scope: Cl
     });
     if (blocks.length > 0) found.push({ entryIndex, blocks });
   }
-  // Tiers are known only once every later read has been seen.
+  // Tiers are known only once every later read and write has been seen.
+  const latest = states.holders();
   return found.map(({ entryIndex, blocks }) => {
     let tier: Tier = 0;
+    const latestStateOf = new Set<string>();
     for (const { call, blockIndex } of blocks) {
       const block = (history[entryIndex] as HistoryEntry).blocks[blockIndex] as ToolResponseBlock;
-      const blockTier: Tier =
-        outcomeOf(block, call?.call).outcome === 'error' ? 2 : call?.semantics.kind === 'read' && call.latestRead ? 1 : 0;
+      const paths = latest.get(block) ?? [];
+      for (const path of paths) latestStateOf.add(path);
+      const blockTier: Tier = outcomeOf(block, call?.call).outcome === 'error' ? 2 : paths.length > 0 ? 1 : 0;
       if (blockTier > tier) tier = blockTier;
     }
-    return { entryIndex, tier, blocks };
+    return { entryIndex, tier, blocks, latestStateOf };
   });
 }
 
 /**
  * Plans `compress()` (spec 000 §2c): keep the preserved tail, every tool call, human message and assistant text;
  * replace the payload of older tool results with a one-line summary, least needed first (see {@link Tier}), oldest
- * first within a tier, and stop as soon as the history fits `threshold × contextLimit × 0.6` minus system and tools
- * (BR-THRESH-004). A summary is used only where it saves tokens.
+ * first within a tier except latest file states (largest first, so the fewest files lose their content), and stop
+ * as soon as the history fits `threshold × contextLimit × 0.6` minus system and tools (BR-THRESH-004). A summary is
+ * used only where it saves tokens. So the latest state of a file is summarized only once every cheaper result
+ * outside the tail is; the plan counts how many files that touched.
  *
  * @param context - The compression context.
  * @param options - Tail size and tool registry.
@@ -189,6 +195,7 @@ export function planToolResultSummaries(context: CompressionContext, options: Su
   const replacements = new Map<number, HistoryEntry>();
   let tokensAfter = tokensBefore;
   let resultsSummarized = 0;
+  const latestStatesSummarized = new Set<string>();
   if (tokensBefore > target && tailStart > 0) {
     const workspaceRoot = resolveWorkspaceRoot('/', history);
     const candidates = listCandidates(history, tailStart, { workspaceRoot, registry: options.registry });
@@ -203,18 +210,29 @@ export function planToolResultSummaries(context: CompressionContext, options: Su
         .filter((item) => item.saving > 0);
     for (const tier of [0, 1, 2] as const) {
       const items = savings(tier);
+      // Latest file states: the largest first, so the fewest files lose their content.
+      if (tier === 1) items.sort((a, b) => b.saving - a.saving);
       // Errors say what must not be repeated: give them up only when that meets the target.
       if (tier === 2 && tokensAfter - items.reduce((sum, item) => sum + item.saving, 0) > target) break;
       for (const { candidate, summarized, saving } of items) {
         replacements.set(candidate.entryIndex, summarized);
         resultsSummarized += candidate.blocks.length;
+        for (const path of candidate.latestStateOf) latestStatesSummarized.add(path);
         tokensAfter -= saving;
         if (tokensAfter <= target) break;
       }
       if (tokensAfter <= target) break;
     }
   }
-  return { tokensBefore, tokensAfter, target, replacements, resultsSummarized, tailStart };
+  return {
+    tokensBefore,
+    tokensAfter,
+    target,
+    replacements,
+    resultsSummarized,
+    latestFileStatesSummarized: latestStatesSummarized.size,
+    tailStart,
+  };
 }
 
 const integer = new Intl.NumberFormat('en-US');
@@ -254,6 +272,12 @@ export function summarizeOldToolResults(context: CompressionContext, options: Su
       message: `replaced ${plan.resultsSummarized} tool results (${integer.format(saved)} tokens) with one-line summaries; re-running the tools shows them again`,
     },
   ];
+  if (plan.latestFileStatesSummarized > 0) {
+    warnings.push({
+      type: 'lossy',
+      message: `summarized the latest content of ${plan.latestFileStatesSummarized} ${plan.latestFileStatesSummarized === 1 ? 'file' : 'files'}: every other result before the last ${options.preserveRecentTurns} assistant turns was already summarized and the history was still over the target; the model must re-read ${plan.latestFileStatesSummarized === 1 ? 'it' : 'them'} to see the content`,
+    });
+  }
   if (plan.tokensAfter > plan.target) {
     warnings.push({
       type: 'target-not-met',
@@ -268,7 +292,11 @@ export function summarizeOldToolResults(context: CompressionContext, options: Su
       compressedMessageCount: newHistory.length,
       strategyUsed: strategyName,
       llmCallMade: false,
-      counts: { toolResultsSummarized: plan.resultsSummarized, tokensSaved: saved },
+      counts: {
+        toolResultsSummarized: plan.resultsSummarized,
+        latestFileStatesSummarized: plan.latestFileStatesSummarized,
+        tokensSaved: saved,
+      },
     },
     warnings,
   };

@@ -14,6 +14,7 @@ import {
   type ToolResultCut,
 } from '@ctx/core';
 import { capOversizedToolResults, checkCompressionPreconditions, whereCutOutputIs } from '@ctx/strategy-utils';
+import { findPinnedHeadEnd } from './find-pinned-head-end.js';
 import { findTruncationCut, keptStartsWithUser } from './find-truncation-cut.js';
 import {
   topDownTruncationSettingsSchema,
@@ -25,8 +26,9 @@ const name = 'top-down-truncation';
 const integer = new Intl.NumberFormat('en-US');
 
 /**
- * Takes the place of the dropped entries when the kept part would start with an assistant turn: providers such as
- * Bedrock (and many clients) require the first message to be the user's, and the model learns that context is gone.
+ * Takes the place of the dropped entries when the kept part would start with an assistant turn (providers such as
+ * Bedrock, and many clients, require the first message to be the user's), and always between the pinned first user
+ * message and the kept part: the model learns that context is gone.
  */
 function omissionNotice(droppedEntries: number): HistoryEntry {
   return markGeneratedEntry(
@@ -51,6 +53,11 @@ function omissionNotice(droppedEntries: number): HistoryEntry {
  * still over the target — a newest tool output larger than the window — it cuts the largest kept tool results to
  * their beginning and end (`cutOversizedToolResults`, on by default).
  *
+ * Like the truncation providers do, it keeps the first user message — an agent's task statement — verbatim
+ * (`keepFirstUserMessage`, on by default): the entries from the start through it stay, the oldest entries after
+ * them are dropped, and a notice between the two says how many are missing. The kept head counts against the
+ * target; when it alone is over the target it is kept anyway and the result says `target-not-met`.
+ *
  * What it drops is gone: results carry a `lossy` warning saying how much.
  *
  * @param settings - Validated once, here.
@@ -59,6 +66,7 @@ function omissionNotice(droppedEntries: number): HistoryEntry {
  * @example
  * ```ts
  * const strategy = createTopDownTruncationStrategy({ minEntriesKept: 4 });
+ * // Spec 000's plain truncation, which drops the task too: createTopDownTruncationStrategy({ keepFirstUserMessage: false })
  * const orchestrator = createCompressionOrchestrator({ history, strategies: [strategy], contextLimit: 200_000 });
  * ```
  */
@@ -67,44 +75,59 @@ export function createTopDownTruncationStrategy(
 ): CompressionStrategy<TopDownTruncationSettings> {
   const resolved = parseStrategySettings(topDownTruncationSettingsSchema, settings, name);
 
-  const findCut = (context: CompressionContext) =>
-    findTruncationCut(
-      context.history,
-      context.tokenCounter,
-      getHistoryTokenTarget(context.budget),
-      resolved.minEntriesKept,
-      // An upper bound for any count of dropped entries, so the cut search stays one pass.
-      context.tokenCounter.countEntry(omissionNotice(999_999)),
-    );
-
   /**
    * The whole plan: tool results over half the target cut first (so one giant output does not decide how much of
-   * the conversation goes), then the cut, then — when what must be kept is still over the target — the largest kept
-   * tool results shortened until it fits.
+   * the conversation goes), then the cut after the pinned head, then — when what must be kept is still over the
+   * target — the largest kept tool results shortened until it fits.
    */
   const plan = (given: CompressionContext) => {
     const target = getHistoryTokenTarget(given.budget);
     const capped = resolved.cutOversizedToolResults ? capOversizedToolResults(given, target) : { context: given, cuts: [] };
     const { context } = capped;
     const { history, tokenCounter: counter } = context;
-    const cut = findCut(context);
-    const dropped = cut.kind === 'none' ? 0 : cut.cutIndex;
-    let kept = history.slice(dropped);
-    const notice = dropped === 0 || keptStartsWithUser(kept, 0) ? undefined : omissionNotice(dropped);
+    const headEnd = resolved.keepFirstUserMessage ? findPinnedHeadEnd(history) : 0;
+    const cut = findTruncationCut(history, counter, {
+      targetTokens: target,
+      minEntriesKept: resolved.minEntriesKept,
+      // An upper bound for any count of dropped entries, so the cut search stays one pass.
+      noticeTokens: counter.countEntry(omissionNotice(999_999)),
+      headEnd,
+    });
+    // `history[headEnd…cutIndex)` is dropped; with no cut, nothing is.
+    const cutIndex = cut.kind === 'none' ? headEnd : cut.cutIndex;
+    const dropped = cutIndex - headEnd;
+    const tail = history.slice(cutIndex);
+    // Between the head and the tail the notice always says what is missing; without a head it is needed only
+    // when the tail would open with an assistant turn.
+    const notice = dropped === 0 || (headEnd === 0 && keptStartsWithUser(tail, 0)) ? undefined : omissionNotice(dropped);
+    // Kept entries as `head + tail` (indices below `headEnd` are the head's), mapped back to the history's indices.
+    let body = dropped === 0 ? history : [...history.slice(0, headEnd), ...tail];
+    const historyIndex = (bodyIndex: number) => (bodyIndex < headEnd ? bodyIndex : bodyIndex + dropped);
     const resultCuts = new Map<string, ToolResultCut>();
-    for (const resultCut of capped.cuts) if (resultCut.entryIndex >= dropped) resultCuts.set(`${resultCut.entryIndex}:${resultCut.callId}`, resultCut);
+    for (const resultCut of capped.cuts) {
+      const index = resultCut.entryIndex;
+      if (index < headEnd || index >= cutIndex) resultCuts.set(`${index}:${resultCut.callId}`, resultCut);
+    }
     const noticeTokens = notice === undefined ? 0 : counter.countEntry(notice);
-    if (resolved.cutOversizedToolResults && counter.countEntries(kept) + noticeTokens > target) {
-      const shortened = cutOversizedToolResults(kept, { tokenCounter: counter, maxHistoryTokens: target - noticeTokens });
-      kept = [...shortened.history];
+    if (resolved.cutOversizedToolResults && counter.countEntries(body) + noticeTokens > target) {
+      // Only tool results are cut: the first user message stays verbatim.
+      const shortened = cutOversizedToolResults(body, { tokenCounter: counter, maxHistoryTokens: target - noticeTokens });
+      body = shortened.history;
       for (const resultCut of shortened.cuts) {
-        const key = `${resultCut.entryIndex + dropped}:${resultCut.callId}`;
+        const entryIndex = historyIndex(resultCut.entryIndex);
+        const key = `${entryIndex}:${resultCut.callId}`;
         const earlier = resultCuts.get(key);
-        resultCuts.set(key, { ...resultCut, entryIndex: resultCut.entryIndex + dropped, tokensBefore: earlier?.tokensBefore ?? resultCut.tokensBefore });
+        resultCuts.set(key, { ...resultCut, entryIndex, tokensBefore: earlier?.tokensBefore ?? resultCut.tokensBefore });
       }
     }
-    const newHistory = notice === undefined ? kept : [notice, ...kept];
+    const head = body.slice(0, dropped === 0 ? 0 : headEnd);
+    const kept = body.slice(head.length);
+    const newHistory = notice === undefined ? [...body] : [...head, notice, ...kept];
     return {
+      headEnd,
+      // The head is kept apart from the rest only when something between them was dropped.
+      pinned: head.length,
+      cutIndex,
       dropped,
       kept,
       newHistory,
@@ -128,20 +151,21 @@ export function createTopDownTruncationStrategy(
       const start = checkCompressionPreconditions(context);
       if (start.kind === 'no-op') return Promise.resolve(start.result);
       const { tokensBefore: total, target } = start;
-      const { dropped, kept, newHistory, resultCuts, tokensAfter } = plan(context);
+      const { headEnd, pinned, cutIndex, dropped, kept, newHistory, resultCuts, tokensAfter } = plan(context);
       if (dropped === 0 && resultCuts.length === 0) {
         return Promise.resolve({
           type: 'no-op',
           reason: 'too-few-compressible',
-          message: `no safe cut point leaves at least ${resolved.minEntriesKept} entries (${history.length} entries, ${integer.format(total)} tokens, target ${integer.format(target)})${resolved.cutOversizedToolResults ? ', and no tool result is large enough to cut' : ''}`,
+          message: `no safe cut point leaves at least ${resolved.minEntriesKept} entries${headEnd > 0 ? ` after the first user message` : ''} (${history.length} entries, ${integer.format(total)} tokens, target ${integer.format(target)})${resolved.cutOversizedToolResults ? ', and no tool result is large enough to cut' : ''}`,
         });
       }
-      const droppedTokens = total - context.tokenCounter.countEntries(history.slice(dropped));
+      const droppedTokens = context.tokenCounter.countEntries(history.slice(cutIndex - dropped, cutIndex));
       const warnings: StrategyWarning[] = [];
       if (dropped > 0) {
+        const what = dropped === 1 ? 'oldest entry' : `${dropped} oldest entries`;
         warnings.push({
           type: 'lossy',
-          message: `dropped the ${dropped === 1 ? 'oldest entry' : `${dropped} oldest entries`} (${integer.format(droppedTokens)} tokens); they are not retrievable`,
+          message: `dropped the ${what}${pinned > 0 ? ' after the first user message, which is kept' : ''} (${integer.format(droppedTokens)} tokens); they are not retrievable`,
         });
       }
       if (resultCuts.length > 0) {
@@ -151,9 +175,10 @@ export function createTopDownTruncationStrategy(
         });
       }
       if (tokensAfter > target) {
+        const mustKeep = `${pinned > 0 ? `the first ${pinned === 1 ? 'entry' : `${pinned} entries`} (through the first user message) and ` : ''}the newest ${kept.length} entries`;
         warnings.push({
           type: 'target-not-met',
-          message: `kept ${integer.format(tokensAfter)} tokens, over the target of ${integer.format(target)}: the newest ${kept.length} entries cannot be split safely${resultCuts.length > 0 ? ' and cutting their tool results was not enough' : ''}`,
+          message: `kept ${integer.format(tokensAfter)} tokens, over the target of ${integer.format(target)}: ${mustKeep} cannot be split safely${resultCuts.length > 0 ? ' and cutting their tool results was not enough' : ''}`,
         });
       }
       return Promise.resolve({
@@ -166,8 +191,9 @@ export function createTopDownTruncationStrategy(
           llmCallMade: false,
           counts: {
             entriesDropped: dropped,
+            entriesPinned: pinned,
             tokensDropped: droppedTokens,
-            noticesAdded: newHistory.length - kept.length,
+            noticesAdded: newHistory.length - kept.length - pinned,
             toolResultsCut: resultCuts.length,
           },
         },
