@@ -106,16 +106,17 @@ export class DensityFold {
    * The density result for `history` (the history the fold has processed completely): the phases' edits merged in
    * spec 000 order, read→write, then dedup, then recency (BR-CONFLICT-002).
    *
-   * @param retention - Results kept per tool for recency pruning.
+   * @param retention - Results kept per tool (or across all tools) for recency pruning.
+   * @param recencyScope - Whether recency pruning counts per tool name or across all tools.
    */
-  collect(history: readonly HistoryEntry[], retention: number): DensityResult {
+  collect(history: readonly HistoryEntry[], retention: number, recencyScope: 'per-tool' | 'all-tools' = 'per-tool'): DensityResult {
     const edits = new DensityEdits();
     const removedReads = this.options.readWritePruning
       ? this.readWrite.collect(edits, history, { foldEdits: this.options.foldEdits })
       : new Set<ReadRecord>();
     if (this.options.fileDedupe) this.dedupe.collect(edits);
     if (this.options.recencyPruning) {
-      this.recency.collect(edits, removedReads, retention, (read) => this.readWrite.removeRead(edits, read));
+      this.recency.collect(edits, removedReads, retention, (read) => this.readWrite.removeRead(edits, read), recencyScope);
     }
     return edits.toResult(history);
   }

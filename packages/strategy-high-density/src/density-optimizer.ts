@@ -6,6 +6,8 @@ import { recordedWorkspaceRoot, resolveWorkspaceRoot } from './workspace-root.js
 /** Options of {@link createDensityOptimizer}: the strategy's own settings that `DensityConfig` does not carry. */
 export interface DensityOptimizerOptions {
   readonly foldEdits: boolean;
+  /** How recency pruning counts results: per tool name, or across all tools. */
+  readonly recencyScope: 'per-tool' | 'all-tools';
   readonly registry: ToolSemanticsRegistry | undefined;
 }
 
@@ -36,7 +38,7 @@ function samePrefix(history: readonly HistoryEntry[], entries: readonly HistoryE
  * frozen objects) — the agent loop's case after a turn is appended and nothing was pruned — only the new entries
  * are processed; otherwise the fold starts over, using the per-block caches. Either way the result is the same.
  *
- * @param options - `foldEdits` and the tool registry.
+ * @param options - `foldEdits`, `recencyScope` and the tool registry.
  * @returns `optimize(history, config)`.
  */
 export function createDensityOptimizer(
@@ -99,7 +101,7 @@ export function createDensityOptimizer(
     fold.journal.open();
     try {
       fold.process(history, closedUntil, limit);
-      return fold.collect(history, config.recencyRetention);
+      return fold.collect(history, config.recencyRetention, options.recencyScope);
     } finally {
       fold.journal.rollBack();
     }

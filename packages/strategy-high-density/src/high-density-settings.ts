@@ -37,6 +37,14 @@ export const highDensitySettingsSchema = z.strictObject({
    */
   recencyRetention: z.int('Expected an integer ≥ 1').min(1, 'Expected an integer ≥ 1').default(3),
   /**
+   * How recency pruning counts results: `per-tool` keeps the newest `recencyRetention` results of each tool name
+   * (spec 000 §3c, BR-RECENCY-001); `all-tools` keeps the newest `recencyRetention` results across every tool, as
+   * SWE-agent's last-N observations and Anthropic's clear-tool-uses do — the one that helps agents whose every
+   * action goes through one or two tools (a shell), where per-tool counting keeps almost everything.
+   * @default 'per-tool'
+   */
+  recencyScope: z.enum(['per-tool', 'all-tools']).default('per-tool'),
+  /**
    * Instead of deleting a read that later edits made stale, rewrite it into the file's content after those edits
    * (their old → new replacements applied), so the latest state of the file stays in context once. Falls back to
    * deleting the read when an edit does not apply cleanly. Not part of spec 000, hence off by default.

@@ -45,6 +45,7 @@ describe('createHighDensityStrategy', () => {
       fileDedupe: true,
       recencyPruning: false,
       recencyRetention: 3,
+      recencyScope: 'per-tool',
       foldEdits: false,
       preserveRecentTurns: 2,
     });

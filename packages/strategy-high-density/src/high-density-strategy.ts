@@ -57,7 +57,7 @@ export function createHighDensityStrategy(settings?: HighDensitySettingsInput): 
     settingsSchema: highDensitySettingsSchema,
     settings: resolved,
 
-    optimize: createDensityOptimizer({ foldEdits: resolved.foldEdits, registry: resolved.registry }),
+    optimize: createDensityOptimizer({ foldEdits: resolved.foldEdits, recencyScope: resolved.recencyScope, registry: resolved.registry }),
 
     // Executors turn a throw into a rejection, as callers of a promise-returning method expect (ERR-003).
     compress(context): Promise<CompressionResult> {

@@ -53,6 +53,21 @@ describe('RecencyPruning (optimize, spec 000 §3c)', () => {
     expect(responsesById(next).get('b0')).toEqual({ ...before, result: pointer });
   });
 
+  it("(issue 16) recencyScope 'all-tools' should keep the newest results across every tool, as SWE-agent's last-N observations do", () => {
+    const entries = history(human('go'), ...bashTurns(4), turn(read('r1', '/repo/a.ts')), turn(read('r2', '/repo/b.ts')));
+    const perTool = responsesById(optimizeAndApply(entries, { recencyPruning: true, recencyRetention: 3 }));
+    const allTools = responsesById(optimizeAndApply(entries, { recencyPruning: true, recencyRetention: 3 }, { recencyScope: 'all-tools' }));
+    const pruned = (responses: typeof perTool) => ['b0', 'b1', 'b2', 'b3', 'r1', 'r2'].filter((id) => responses.get(id)?.result === pointer);
+    expect(pruned(perTool)).toEqual(['b0']);
+    expect(pruned(allTools)).toEqual(['b0', 'b1', 'b2']);
+  });
+
+  it("(issue 16) recencyScope 'all-tools' should keep N results in all, where per-tool counting keeps N of each tool", () => {
+    const mixed = history(human('go'), ...bashTurns(3), turn(read('r1', '/repo/a.ts')), turn(read('r2', '/repo/b.ts')), turn(read('r3', '/repo/c.ts')));
+    expect(optimize(mixed, { recencyPruning: true, recencyRetention: 3 }).metadata.recencyPruned).toBe(0);
+    expect(optimize(mixed, { recencyPruning: true, recencyRetention: 3 }, { recencyScope: 'all-tools' }).metadata.recencyPruned).toBe(3);
+  });
+
   it('BR-RECENCY-004: should be off by default', () => {
     const entries = history(human('go'), ...bashTurns(6));
     expect(optimize(entries).replacements.size).toBe(0);

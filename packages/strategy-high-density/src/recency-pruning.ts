@@ -51,15 +51,22 @@ export class RecencyPruning {
    * @param removeStaleRead - Removes a stale read the read→write phase folded instead of removing. A fold past the
    *   retention would become a pointer; spec 000 removes such a read, and the next pass would (the pointer shows
    *   no content to fold from), so it is removed now and the result stays idempotent.
+   * @param scope - `per-tool` (spec 000) counts each tool name's results on its own; `all-tools` counts every
+   *   result together, newest first, in history order.
    */
   collect(
     edits: DensityEdits,
     removedReads: ReadonlySet<ReadRecord>,
     retention: number,
     removeStaleRead: (read: ReadRecord) => void,
+    scope: 'per-tool' | 'all-tools' = 'per-tool',
   ): void {
     const keep = Math.max(1, Math.floor(Number.isFinite(retention) ? retention : 1));
-    for (const records of this.byTool.values()) {
+    const groups =
+      scope === 'per-tool'
+        ? [...this.byTool.values()]
+        : [[...this.byTool.values()].flat().sort((first, second) => first.entryIndex - second.entryIndex || first.blockIndex - second.blockIndex)];
+    for (const records of groups) {
       let kept = 0;
       for (let index = records.length - 1; index >= 0; index--) {
         const record = records[index] as ResponseRecord;
