@@ -113,11 +113,14 @@ describe('ctx compare', () => {
     expect(unknown).toMatchObject({
       code: 2,
       stderr:
-        'ctx: unknown strategy "magic"; known strategies: lossless, high-density, watermark, truncation, sliding-window, top-down-truncation, middle-out, one-shot, native',
+        'ctx: unknown strategy "magic"; known strategies: lossless, high-density, watermark, truncation, sliding-window, smart-passes, top-down-truncation, middle-out, one-shot, native',
     });
     expect(await ctx('frobnicate')).toMatchObject({ code: 2, stderr: "ctx: unknown command 'frobnicate'" });
     expect(await ctx('compare', '--frobnicate')).toMatchObject({ code: 2, stderr: "ctx: unknown option '--frobnicate'" });
-    expect(await ctx('compress', demoTranscriptPath)).toMatchObject({ code: 2, stderr: "ctx: required option '--strategy <names>' not specified" });
+    expect(await ctx('compress', demoTranscriptPath)).toMatchObject({
+      code: 2,
+      stderr: 'ctx: compress needs --strategy <names> or --preset <name> (see ctx strategies, ctx presets)',
+    });
     expect((await ctx('compare', '--set', 'no-equals-sign')).code).toBe(2);
   });
 });
@@ -133,6 +136,7 @@ describe('ctx strategies / settings / conformance', () => {
       'watermark @ctx/strategy-watermark',
       'truncation @ctx/strategy-truncation',
       'sliding-window @ctx/strategy-sliding-window',
+      'smart-passes @ctx/strategy-smart-passes',
       'top-down-truncation @ctx/strategy-top-down-truncation',
       'middle-out @ctx/strategy-middle-out',
       'one-shot @ctx/strategy-one-shot',

@@ -4,6 +4,7 @@ import { runCompareCommand, type CompareCommandOptions } from './commands/compar
 import { runCompressCommand, type CompressCommandOptions } from './commands/compress-command.js';
 import { runConformanceCommand } from './commands/conformance-command.js';
 import { runInspectCommand } from './commands/inspect-command.js';
+import { runPresetsCommand } from './commands/presets-command.js';
 import { runSettingsCommand } from './commands/settings-command.js';
 import { runStrategiesCommand } from './commands/strategies-command.js';
 import { runStressCommand, type StressCommandOptions } from './commands/stress-command.js';
@@ -12,6 +13,7 @@ import { exitCodesHelp } from './exit-codes.js';
 import { isDebugRequested, reportCliError } from './report-cli-error.js';
 import type { StrategyCommandOptions } from './resolve-strategies.js';
 import { tokenizerNames, type TokenizerName } from './tokenizers.js';
+import { UsageError } from './usage-error.js';
 import {
   parseBudgetOption,
   parseRunsOption,
@@ -73,7 +75,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
           'Run each strategy on each transcript; print tokens before → after, reduction, user texts kept, validity for Anthropic and OpenAI, file states kept, errors kept, time. Without a path: your recent Claude Code sessions, else the built-in demo.',
         )
         .argument('[paths...]', 'transcript files or directories (Claude Code, trajectories, provider messages, ctx JSON)')
-        .option('--strategies <names>', 'comma-separated strategy names (default: every known strategy)'),
+        .option('--strategies <names>', 'comma-separated strategy names (default: every known strategy, or none with --presets)')
+        .option('--presets <names>', 'comma-separated presets (built-in, saved, or .json files), each compared as one pipeline'),
     ),
   ))
     .option('--runs <count>', 'runs per strategy; the median time is reported (1 to 100)', parseRunsOption, 3)
@@ -91,7 +94,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
           'Compress one transcript with the named strategies in order, print the per-pass report with retention and validity, and write the result.',
         )
         .argument('<file>', 'a transcript file (file#<line> picks one session of a multi-session file)')
-        .requiredOption('--strategy <names>', 'comma-separated strategy names, run in order'),
+        .option('--strategy <names>', 'comma-separated strategy names, run in order')
+        .option('--preset <name>', 'a preset (built-in, saved, or a .json file) instead of --strategy; see ctx presets'),
     ),
   ))
     .addOption(new Option('--epoch <which>', 'whole session, or what the model saw at the end').choices(['all', 'last']).default('all'))
@@ -104,8 +108,20 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     .option('--force', 'replace an existing --out file', false)
     .option('--json', 'print the report as JSON', false)
     .option('--strict', 'fail (exit 1, compress and write nothing) when an input line is malformed, instead of warning', false)
-    .action(async (file: string, options: Omit<CompressCommandOptions, 'strategies'> & { strategy: string }) => {
-      exitCode = await runCompressCommand(file, { ...options, strategies: options.strategy }, io);
+    .action(async (file: string, options: Omit<CompressCommandOptions, 'strategies' | 'presets'> & { strategy?: string; preset?: string }) => {
+      if ((options.strategy === undefined) === (options.preset === undefined)) {
+        throw new UsageError(
+          options.preset === undefined
+            ? 'compress needs --strategy <names> or --preset <name> (see ctx strategies, ctx presets)'
+            : 'use either --strategy or --preset, not both (a preset already names its strategies)',
+        );
+      }
+      const { strategy, preset, ...rest } = options;
+      exitCode = await runCompressCommand(
+        file,
+        { ...rest, ...(strategy === undefined ? {} : { strategies: strategy }), ...(preset === undefined ? {} : { presets: preset }) },
+        io,
+      );
     });
 
   program
@@ -150,6 +166,43 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     .option('--json', 'print the matrix as JSON', false)
     .action(async (options: StressCommandOptions) => {
       exitCode = await runStressCommand(options, io);
+    });
+
+  const presets = program
+    .command('presets')
+    .description('List, show, export and import presets: named pipelines of strategies with their settings.');
+  presets
+    .command('list', { isDefault: true })
+    .description('List the built-in and saved presets.')
+    .option('--json', 'print JSON', false)
+    .action(async (options: { json: boolean }) => {
+      exitCode = await runPresetsCommand({ action: 'list', json: options.json }, io);
+    });
+  presets
+    .command('show')
+    .description('Show a preset: what it does, its strategies in order with their settings, whether each is installed.')
+    .argument('<name>', 'a preset name or a preset .json file')
+    .option('--json', 'print the preset as JSON', false)
+    .action(async (name: string, options: { json: boolean }) => {
+      exitCode = await runPresetsCommand({ action: 'show', name, json: options.json }, io);
+    });
+  presets
+    .command('export')
+    .description('Print a preset as JSON (or write it to a file), to edit it or share it.')
+    .argument('<name>', 'a preset name')
+    .option('--out <file>', 'write it here instead of printing it (never over an existing file without --force)')
+    .option('--force', 'replace an existing --out file', false)
+    .action(async (name: string, options: { out?: string; force: boolean }) => {
+      exitCode = await runPresetsCommand({ action: 'export', name, ...options }, io);
+    });
+  presets
+    .command('import')
+    .description('Validate a preset .json file and save it, so --preset and --presets find it by name.')
+    .argument('<file>', 'the preset .json file')
+    .option('--name <name>', 'save it under this name instead of the one in the file')
+    .option('--force', 'replace a saved preset of the same name', false)
+    .action(async (file: string, options: { name?: string; force: boolean }) => {
+      exitCode = await runPresetsCommand({ action: 'import', file, ...options }, io);
     });
 
   program

@@ -39,6 +39,8 @@ export interface CompareOptions {
  */
 export interface StrategyComparison extends CompressionMeasurement {
   readonly strategy: string;
+  /** The strategy (or a step of the preset) summarizes with a model. */
+  readonly requiresLLM: boolean;
   /** `applied` when a pass changed the history, `no-op` when none did, `failed` when the strategy threw. */
   readonly outcome: 'applied' | 'no-op' | 'failed';
   /** Why nothing changed, for `no-op`: the reason code (`already-under-target`, …, or `under-threshold`). */
@@ -119,6 +121,7 @@ export async function compareStrategies(options: CompareOptions): Promise<Compar
       results.push({
         ...measureCompression(conversation, conversation, tokenCounter),
         strategy: name,
+        requiresLLM: probe.requiresLLM,
         outcome: 'failed',
         detail: describeFailure(error),
         milliseconds: 0,
@@ -135,6 +138,7 @@ export async function compareStrategies(options: CompareOptions): Promise<Compar
     results.push({
       ...measureCompression(conversation, last.after, tokenCounter, last.readable),
       strategy: name,
+      requiresLLM: probe.requiresLLM,
       outcome: applied ? 'applied' : 'no-op',
       ...(applied ? {} : { reason }),
       detail: applied ? undefined : lastNoOp?.message === undefined ? reason : `${reason} — ${lastNoOp.message}`,

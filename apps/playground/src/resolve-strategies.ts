@@ -1,13 +1,17 @@
 import { CtxError, type CompressionStrategy } from '@ctx/core';
+import { createPresetStrategy, InvalidPresetError, type PresetStrategyFactory } from '@ctx/presets';
 import { CliError } from './cli-io.js';
+import { findPreset } from './preset-library.js';
 import { readStrategySettingsInput } from './strategy-settings-input.js';
 import { builtInStrategySources, loadPlugins, selectStrategySources } from './strategy-sources.js';
 import { UsageError } from './usage-error.js';
 
 /** Strategy options shared by `ctx compare` and `ctx compress`. */
 export interface StrategyCommandOptions {
-  /** Comma-separated names; undefined means every known strategy. */
+  /** Comma-separated names; undefined means every known strategy (none when `presets` is given). */
   readonly strategies?: string;
+  /** Comma-separated preset names or preset `.json` files; each runs as one strategy named after the preset. */
+  readonly presets?: string;
   readonly plugin: readonly string[];
   readonly set: readonly string[];
   readonly config?: string;
@@ -23,6 +27,8 @@ export interface StrategyCommandOptions {
  */
 export async function resolveStrategies(options: StrategyCommandOptions): Promise<(() => CompressionStrategy)[]> {
   const known = [...builtInStrategySources(), ...(await loadPlugins(options.plugin))];
+  const presets = await resolvePresets(options.presets, known);
+  if (options.presets !== undefined && options.strategies === undefined) return presets;
   const names = options.strategies?.split(',').map((name) => name.trim()).filter(Boolean);
   // `--strategies ""` (an empty shell variable) would otherwise run nothing and report success.
   if (names !== undefined && names.length === 0) {
@@ -48,5 +54,36 @@ export async function resolveStrategies(options: StrategyCommandOptions): Promis
       });
     }
     return () => source.create(strategySettings);
-  });
+  }).concat(presets);
+}
+
+/**
+ * Each preset as a factory of one composed strategy, its steps created from the known strategies (built-in, installed
+ * and `--plugin` ones). Created once here, so an unknown preset, a step whose strategy is missing or settings a step
+ * rejects fail before any transcript is read.
+ */
+async function resolvePresets(
+  list: string | undefined,
+  known: readonly { readonly name: string; readonly create: (settings?: Readonly<Record<string, unknown>>) => CompressionStrategy }[],
+): Promise<(() => CompressionStrategy)[]> {
+  if (list === undefined) return [];
+  const names = list.split(',').map((name) => name.trim()).filter(Boolean);
+  if (names.length === 0) throw new UsageError(`--presets expects one or more preset names, got "${list}"`);
+  const factories: Record<string, PresetStrategyFactory> = {};
+  // The first source of a name wins, as for --strategies (built-in before plugins).
+  for (const source of known) if (!Object.hasOwn(factories, source.name)) factories[source.name] = source.create;
+  const resolved: (() => CompressionStrategy)[] = [];
+  for (const name of names) {
+    const { preset, origin } = await findPreset(name);
+    const create = () => createPresetStrategy(preset, { factories });
+    try {
+      create();
+    } catch (error) {
+      if (!InvalidPresetError.isInstance(error)) throw error;
+      const detail = error.issues.map((issue) => `${issue.path === '' ? '' : `${issue.path}: `}${issue.message}`).join('; ');
+      throw new CliError(`preset "${preset.name}" (${origin}) cannot be used: ${detail}`, { cause: error });
+    }
+    resolved.push(create);
+  }
+  return resolved;
 }

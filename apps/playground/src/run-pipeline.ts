@@ -1,6 +1,7 @@
 import {
   HistoryService,
   createCompressionOrchestrator,
+  type ComposedStrategy,
   type CompressionStrategy,
   type Conversation,
   type Summarizer,
@@ -91,12 +92,20 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   };
 }
 
+/** The strategies a pass ran: a composed strategy's steps (recursively), else the strategy itself. */
+function stepsOf(strategy: CompressionStrategy): CompressionStrategy[] {
+  const steps = (strategy as Partial<ComposedStrategy>).steps;
+  return Array.isArray(steps) && strategy.expand === undefined ? steps.flatMap(stepsOf) : [strategy];
+}
+
 /**
  * Resolves the references of every strategy that implements `expand()`, last pass first. An `expand()` that throws
  * although no pass ran after its strategy is a broken strategy, and its error propagates (the run is reported as
  * failed); after a later pass it only means that pass removed what a reference points at.
  */
-function resolveReferences(after: Conversation, strategies: readonly CompressionStrategy[]): Conversation {
+function resolveReferences(after: Conversation, passes: readonly CompressionStrategy[]): Conversation {
+  // A preset (composeStrategies) runs its steps in order: its lossless steps' references are resolved like a pass's.
+  const strategies = passes.flatMap(stepsOf);
   let history = after.history;
   for (let position = strategies.length - 1; position >= 0; position--) {
     const strategy = strategies[position] as CompressionStrategy;

@@ -5,6 +5,7 @@ import { createMiddleOutStrategy } from '@ctx/strategy-middle-out';
 import { createNativeStrategy } from '@ctx/strategy-native';
 import { createOneShotStrategy } from '@ctx/strategy-one-shot';
 import { createSlidingWindowStrategy } from '@ctx/strategy-sliding-window';
+import { createSmartPassesStrategy } from '@ctx/strategy-smart-passes';
 import { createTopDownTruncationStrategy } from '@ctx/strategy-top-down-truncation';
 import { createTruncationStrategy } from '@ctx/strategy-truncation';
 import { createWatermarkStrategy } from '@ctx/strategy-watermark';
@@ -27,6 +28,18 @@ function fromFactory<Settings, Resolved>(
 }
 
 /**
+ * Smart passes with the lossless prelude (spec 004 FR-SM-003) when its settings enable it: no strategy imports
+ * another, so the playground creates the lossless strategy with the prelude's operations and hands it over.
+ */
+function createSmartPasses(settings?: unknown): CompressionStrategy {
+  const prelude = (settings as { losslessPrelude?: { enabled?: unknown; operations?: unknown } } | undefined)?.losslessPrelude;
+  if (prelude?.enabled !== true) return createSmartPassesStrategy(settings as Parameters<typeof createSmartPassesStrategy>[0]);
+  return createSmartPassesStrategy(settings as Parameters<typeof createSmartPassesStrategy>[0], {
+    prelude: createLosslessStrategy((prelude.operations ?? {})),
+  });
+}
+
+/**
  * The strategy packages the playground ships with, in the order `ctx compare` runs them: lossless first, then the
  * deterministic lossy ones from gentlest to bluntest, then the ones that summarize with a model. Third-party
  * strategies come in through plugins.
@@ -41,6 +54,7 @@ export const strategyCatalog: readonly CatalogEntry[] = [
     packageName: '@ctx/strategy-sliding-window',
     create: fromFactory(createSlidingWindowStrategy),
   },
+  { name: 'smart-passes', packageName: '@ctx/strategy-smart-passes', create: createSmartPasses },
   {
     name: 'top-down-truncation',
     packageName: '@ctx/strategy-top-down-truncation',

@@ -96,6 +96,14 @@ export { cutTextToTokens, type TextCut } from './emergency/cut-text-to-tokens.js
 // Strategy contract
 export { applyDensityResultToHistory } from './strategy/apply-density-result.js';
 export {
+  composeStrategies,
+  type ComposedStep,
+  type ComposedStrategy,
+  type ComposedStrategySettings,
+  type ComposeStrategiesOptions,
+} from './strategy/compose-strategies.js';
+export { validateCompressedHistory } from './strategy/validate-compressed-history.js';
+export {
   COMPRESSION_TARGET_FACTOR,
   createCompressionBudget,
   getHistoryTokenTarget,

@@ -10,8 +10,9 @@ function callKey(name: string, parameters: JsonValue): string {
 }
 
 /**
- * What a history still holds, indexed for the retention checks: every block's text (text blocks of any entry and
- * the text of tool results), tool calls by name and parameters, and tool results by call id and content. Built in
+ * What a history still holds, indexed for the retention checks: every block's text (text blocks of any entry, the
+ * text of tool results and the strings of tool-call parameters), tool calls by name and parameters, and tool results
+ * by call id and content. Built in
  * one pass; text lookups try exact block texts first and fall back to one substring search over all of them.
  */
 export class RetainedContent {
@@ -33,9 +34,17 @@ export class RetainedContent {
           this.responses.set(block.callId, results);
         } else if (block.type === 'tool_call') {
           this.calls.add(callKey(block.name, block.parameters));
+          // What a call's parameters say is in context too (a write's content, possibly with later edits folded in).
+          this.addParameterTexts(block.parameters);
         }
       }
     }
+  }
+
+  private addParameterTexts(value: JsonValue): void {
+    if (typeof value === 'string') this.addText(value);
+    else if (Array.isArray(value)) for (const item of value as readonly JsonValue[]) this.addParameterTexts(item);
+    else if (typeof value === 'object' && value !== null) for (const item of Object.values(value)) this.addParameterTexts(item);
   }
 
   private addText(text: string): void {

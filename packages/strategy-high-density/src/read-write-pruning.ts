@@ -1,8 +1,13 @@
 import type { HistoryEntry, ToolCallBlock, ToolResponseBlock } from '@ctx/core';
-import { applyEditReplacement, editReplacementsOf } from '@ctx/strategy-utils';
+import {
+  applyEditReplacement,
+  editReplacementsOf,
+  formatReconstructedRead,
+  readContentOf,
+  reconstructedContentOf,
+} from '@ctx/strategy-utils';
 import type { DensityEdits } from './density-edits.js';
 import { withGeneratedResult } from './generated-marker.js';
-import { formatReconstructedRead, readContentOf, reconstructedContentOf } from './read-content.js';
 import { responseText } from './tool-call-facts.js';
 import type { UndoJournal } from './undo-journal.js';
 

@@ -32,7 +32,10 @@ export { toolResultText } from './tool-result-text.js';
 export { applyEditReplacement, editReplacementsOf, type EditReplacement } from './edit-replacements.js';
 
 // Paths
+export { findSupersededFileContent, type SupersededFileContent } from './find-superseded-file-content.js';
 export { inferWorkspaceRoot } from './infer-workspace-root.js';
+export { formatReconstructedRead, readContentOf, reconstructedContentOf } from './read-content.js';
+export { FOLDED_EDIT_MARKER, foldFileStates, type FileStateFolds, type FoldFileStatesOptions } from './fold-file-states.js';
 export { isAbsoluteToolPath, normalizeToolPath } from './normalize-tool-path.js';
 
 // Todos

@@ -39,6 +39,8 @@ export interface CompareResultRow {
   readonly file: string;
   readonly format: string;
   readonly strategy: string;
+  /** The strategy (or a step of the preset) summarizes with a model; without a summarizer that step did nothing. */
+  readonly requiresLLM: boolean;
   readonly outcome: StrategyComparison['outcome'];
   /** For `no-op`, the reason code, e.g. `too-few-compressible`. */
   readonly reason?: string;
@@ -96,6 +98,7 @@ function toRow(transcript: LoadedTranscript, result: StrategyComparison): Compar
     file: transcript.label,
     format: transcript.format,
     strategy: result.strategy,
+    requiresLLM: result.requiresLLM,
     outcome: result.outcome,
     ...(result.reason === undefined ? {} : { reason: result.reason }),
     ...(result.detail === undefined ? {} : { detail: result.detail }),

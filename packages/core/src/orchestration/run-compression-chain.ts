@@ -1,17 +1,14 @@
 import { CompressionFailedError } from '../errors/compression-failed-error.js';
-import { CompressionStrategyError } from '../errors/compression-strategy-error.js';
-import { InvalidHistoryError } from '../errors/invalid-history-error.js';
 import { TokenCountError } from '../errors/token-count-error.js';
 import type { HistoryEntry } from '../history/history-entry.js';
 import type { HistoryService } from '../history/history-service.js';
-import { parseHistory } from '../history/parse-history.js';
-import { describeToolPairingProblem, findNewToolPairingProblems } from '../history/tool-pairing.js';
 import type { CompressionBudget } from '../strategy/compression-budget.js';
 import type { CompressionContext } from '../strategy/compression-context.js';
 import type { CompressionResult } from '../strategy/compression-result.js';
 import type { CompressionStrategy } from '../strategy/compression-strategy.js';
 import type { Summarizer } from '../strategy/summarizer.js';
 import type { Todo } from '../strategy/todo.js';
+import { validateCompressedHistory } from '../strategy/validate-compressed-history.js';
 import type { PassReport } from './turn-report.js';
 
 /** Inputs of {@link runCompressionChain}. */
@@ -68,34 +65,6 @@ function isAbortError(error: unknown, signal: AbortSignal | undefined): boolean 
     (signal?.aborted === true && error === signal.reason) ||
     (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))
   );
-}
-
-/** Checks a strategy's new history (schema, pairing) before it may replace the history. */
-function validateCompressedHistory(
-  strategy: CompressionStrategy,
-  input: readonly HistoryEntry[],
-  output: readonly HistoryEntry[],
-): readonly HistoryEntry[] {
-  let parsed: readonly HistoryEntry[];
-  try {
-    parsed = parseHistory(output, 'newHistory');
-  } catch (error) {
-    if (!InvalidHistoryError.isInstance(error)) throw error;
-    throw new CompressionStrategyError({
-      strategyName: strategy.name,
-      message: `Strategy "${strategy.name}" returned an invalid history:\n${error.message}`,
-      cause: error,
-    });
-  }
-  const problems = findNewToolPairingProblems(input, parsed);
-  if (problems.length > 0) {
-    throw new CompressionStrategyError({
-      strategyName: strategy.name,
-      indices: problems.map((problem) => problem.entryIndex),
-      message: `Strategy "${strategy.name}" returned a history that breaks tool call / response pairing:\n${problems.map((problem) => `  ${describeToolPairingProblem(problem)}`).join('\n')}`,
-    });
-  }
-  return parsed;
 }
 
 /**
