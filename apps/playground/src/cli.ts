@@ -3,6 +3,7 @@ import { processIo, type CliIo } from './cli-io.js';
 import { runCompareCommand, type CompareCommandOptions } from './commands/compare-command.js';
 import { runCompressCommand, type CompressCommandOptions } from './commands/compress-command.js';
 import { runConformanceCommand } from './commands/conformance-command.js';
+import { runCostCommand, type CostCommandOptions } from './commands/cost-command.js';
 import { runInspectCommand } from './commands/inspect-command.js';
 import { runPresetsCommand } from './commands/presets-command.js';
 import { runSettingsCommand } from './commands/settings-command.js';
@@ -133,6 +134,22 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     .option('--strict', 'exit 1 when an input line is malformed (the report is still printed)', false)
     .action(async (paths: string[], options: { json: boolean; tokenizer: TokenizerName; strict: boolean }) => {
       exitCode = await runInspectCommand(paths, options, io);
+    });
+
+  withStrategyOptions(
+    program
+      .command('cost')
+      .description(
+        'What recorded Claude Code sessions cost per model (each API call counted once, as ccusage counts it), and what they would have cost with each deterministic strategy or preset, replayed turn by turn with prompt caching.',
+      )
+      .argument('<sessions...>', 'Claude Code session files (subagent files too) or directories of them')
+      .option('--strategies <names>', 'comma-separated strategy names (default: every known strategy, or none with --presets)')
+      .option('--presets <names>', 'comma-separated presets (built-in, saved, or .json files)'),
+  )
+    .option('--window <tokens>', "the model's context window (default: 200,000)", parseWindowOption)
+    .option('--json', 'print the report as JSON', false)
+    .action(async (paths: string[], options: CostCommandOptions) => {
+      exitCode = await runCostCommand(paths, options, io);
     });
 
   program

@@ -16,6 +16,8 @@ export { StaleDensityResultError } from './errors/stale-density-result-error.js'
 export { SummarizerError, type SummarizerFailureReason } from './errors/summarizer-error.js';
 export { TokenCountError } from './errors/token-count-error.js';
 export { ToolPairingError } from './errors/tool-pairing-error.js';
+export { InvalidModelPriceError } from './errors/invalid-model-price-error.js';
+export { UnknownModelError } from './errors/unknown-model-error.js';
 export { UnknownStrategyError } from './errors/unknown-strategy-error.js';
 export { formatIssuePath, formatValidationIssues, type ValidationIssue } from './errors/validation-issue.js';
 

@@ -6,11 +6,13 @@ import { CtxError } from './ctx-error.js';
 import { HistoryLockedError } from './history-locked-error.js';
 import { InvalidFormatError } from './invalid-format-error.js';
 import { InvalidHistoryError } from './invalid-history-error.js';
+import { InvalidModelPriceError } from './invalid-model-price-error.js';
 import { InvalidSettingsError } from './invalid-settings-error.js';
 import { InvalidStrategyError } from './invalid-strategy-error.js';
 import { InvalidStrategySettingsError } from './invalid-strategy-settings-error.js';
 import { StaleDensityResultError } from './stale-density-result-error.js';
 import { TokenCountError } from './token-count-error.js';
+import { UnknownModelError } from './unknown-model-error.js';
 import { UnknownStrategyError } from './unknown-strategy-error.js';
 
 interface ErrorSubclass {
@@ -75,6 +77,16 @@ const subclasses: readonly ErrorSubclass[] = [
     name: 'TokenCountError',
     isInstance: (value) => TokenCountError.isInstance(value),
     create: () => new TokenCountError({ entryIndex: 0, cause: new Error('tokenizer failed') }),
+  },
+  {
+    name: 'InvalidModelPriceError',
+    isInstance: (value) => InvalidModelPriceError.isInstance(value),
+    create: () => new InvalidModelPriceError({ model: 'm', issues: [{ path: 'inputPerMillion', message: 'bad' }] }),
+  },
+  {
+    name: 'UnknownModelError',
+    isInstance: (value) => UnknownModelError.isInstance(value),
+    create: () => new UnknownModelError({ model: 'm', provider: 'anthropic', known: ['a'] }),
   },
   {
     name: 'UnknownStrategyError',

@@ -1,0 +1,54 @@
+import { createTokenCounter } from '@ctx/core';
+import type { CliIo } from '../cli-io.js';
+import type { CostReport } from '../cost/cost-report.js';
+import { formatCostReport } from '../cost/format-cost-report.js';
+import { sumCostByModel } from '../cost/model-cost-sums.js';
+import { readCostSessions } from '../cost/read-cost-sessions.js';
+import { simulateCompressedCost } from '../cost/simulate-compressed-cost.js';
+import { resolveStrategies, type StrategyCommandOptions } from '../resolve-strategies.js';
+import { createTokenizer } from '../tokenizers.js';
+
+/** The context window of the Claude models, unless `--window` says otherwise. */
+export const defaultCostWindow = 200_000;
+
+/** Options of `ctx cost`, as parsed from the command line. */
+export interface CostCommandOptions extends StrategyCommandOptions {
+  /** The model's context window in its tokens (default {@link defaultCostWindow}). */
+  readonly window?: number;
+  readonly json: boolean;
+}
+
+/**
+ * `ctx cost <session…>`: what recorded Claude Code sessions cost, per model and in total, with each API call counted
+ * once as ccusage counts it; and what they would have cost with each deterministic strategy or preset, replayed turn
+ * by turn (LLM strategies are listed as needing a model).
+ *
+ * @returns 0, or 1 when a strategy failed on a session (the report is still printed).
+ * @throws `UsageError` for unknown strategies or presets (exit 2); `CliError` for a path that is not a readable
+ *   Claude Code session (exit 1).
+ */
+export async function runCostCommand(paths: readonly string[], options: CostCommandOptions, io: CliIo): Promise<number> {
+  const strategies = await resolveStrategies(options);
+  const tokenizer = await createTokenizer('gpt-tokenizer');
+  const tokenCounter = createTokenCounter(tokenizer);
+  const read = await readCostSessions(paths, tokenCounter);
+  const recorded = sumCostByModel(read.billedCalls);
+  const window = options.window ?? defaultCostWindow;
+  const simulated = await simulateCompressedCost({
+    sessions: read.sessions,
+    billedCalls: read.billedCalls,
+    recorded,
+    strategies,
+    tokenCounter,
+    window,
+  });
+  const report: CostReport = {
+    files: read.files,
+    usageRecords: read.usageRecords,
+    recorded,
+    simulation: { window, replayedCalls: simulated.replayedCalls, tokenizer: tokenizer.name },
+    strategies: simulated.strategies,
+  };
+  io.stdout(options.json ? JSON.stringify(report, null, 2) : formatCostReport(report));
+  return simulated.strategies.some((row) => row.outcome === 'failed') ? 1 : 0;
+}
