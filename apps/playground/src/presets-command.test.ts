@@ -94,7 +94,7 @@ describe('ctx presets show', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^coding-agent — built-in\n/);
     expect(stdout).toContain('Steps, in order:\n  1. smart-passes\n');
-    expect(stdout).toContain('"trigger": "continuous"');
+    expect(stdout).toContain('"foldFileStates": true');
     const passes = (builtInPresets['coding-agent'].strategies[0]?.settings?.['passes'] ?? []) as { id: string }[];
     expect(passes.length).toBeGreaterThan(0);
     for (const pass of passes) expect(stdout).toContain(`"id": "${pass.id}"`);
