@@ -4,6 +4,37 @@ import type { Preset } from './preset.js';
 const commandKinds = ['shell', 'search', 'list', 'todo', 'other'];
 
 /**
+ * A smart-passes pass that, outside the newest `keepRecentCount` entries, truncates the results of the given tool
+ * kinds to `limits` (errors only with `keepErrors: false`) and leaves message text (and, unless given, parameters) alone.
+ */
+function truncateOldResults(pass: {
+  readonly id: string;
+  readonly name: string;
+  readonly keepRecentCount: number;
+  readonly toolKinds: readonly string[];
+  readonly limits: { readonly maxLines: number; readonly maxChars: number };
+  readonly toolParameters?: unknown;
+  readonly keepErrors?: boolean;
+}): Readonly<Record<string, unknown>> {
+  return {
+    id: pass.id,
+    name: pass.name,
+    selection: { type: 'preserve_recent', keepRecentCount: pass.keepRecentCount },
+    mode: 'individual',
+    toolKinds: pass.toolKinds,
+    individualConfig: {
+      defaults: {
+        messageText: 'keep',
+        toolParameters: pass.toolParameters ?? 'keep',
+        toolResults: { operation: 'truncate', params: { truncate: pass.limits } },
+      },
+      ...(pass.keepErrors === undefined ? {} : { keepErrors: pass.keepErrors }),
+    },
+    execution: { type: 'always' },
+  };
+}
+
+/**
  * `speed` (spec 004 FR-CS-003 "speed optimized"): fast mechanical truncation, no model calls. Old tool results,
  * parameters and long texts are cut with markers; the first and the newest messages stay whole.
  */
@@ -118,52 +149,30 @@ const codingAgent: Preset = {
             },
             execution: { type: 'always' },
           },
-          {
+          truncateOldResults({
             id: 'old-command-output',
             name: 'Cut old output of commands, searches and listings',
-            selection: { type: 'preserve_recent', keepRecentCount: 20 },
-            mode: 'individual',
+            keepRecentCount: 20,
             toolKinds: commandKinds,
-            individualConfig: {
-              defaults: {
-                messageText: 'keep',
-                toolParameters: { operation: 'truncate', params: { truncate: { maxChars: 300 } } },
-                toolResults: { operation: 'truncate', params: { truncate: { maxLines: 3, maxChars: 300 } } },
-              },
-            },
-            execution: { type: 'always' },
-          },
-          {
+            limits: { maxLines: 3, maxChars: 300 },
+            // Long commands (heredocs, scripts) are cut too; what they wrote to files is a file's state elsewhere.
+            toolParameters: { operation: 'truncate', params: { truncate: { maxChars: 300 } } },
+          }),
+          truncateOldResults({
             id: 'old-command-errors',
             name: 'Shorten old errors of commands to their first lines',
-            selection: { type: 'preserve_recent', keepRecentCount: 20 },
-            mode: 'individual',
+            keepRecentCount: 20,
             toolKinds: commandKinds,
-            individualConfig: {
-              defaults: {
-                messageText: 'keep',
-                toolParameters: 'keep',
-                toolResults: { operation: 'truncate', params: { truncate: { maxLines: 10, maxChars: 1000 } } },
-              },
-              keepErrors: false,
-            },
-            execution: { type: 'always' },
-          },
-          {
+            limits: { maxLines: 10, maxChars: 1000 },
+            keepErrors: false,
+          }),
+          truncateOldResults({
             id: 'old-edit-echoes',
             name: 'Shorten what edits and writes echoed back, after the next turns',
-            selection: { type: 'preserve_recent', keepRecentCount: 4 },
-            mode: 'individual',
+            keepRecentCount: 4,
             toolKinds: ['edit', 'write'],
-            individualConfig: {
-              defaults: {
-                messageText: 'keep',
-                toolParameters: 'keep',
-                toolResults: { operation: 'truncate', params: { truncate: { maxLines: 1, maxChars: 200 } } },
-              },
-            },
-            execution: { type: 'always' },
-          },
+            limits: { maxLines: 1, maxChars: 200 },
+          }),
         ],
       },
     },

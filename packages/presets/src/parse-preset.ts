@@ -3,7 +3,6 @@ import { InvalidPresetError } from './invalid-preset-error.js';
 import { presetSchema, type Preset } from './preset.js';
 
 function describeFound(value: unknown): string {
-  if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : JSON.stringify(value);
