@@ -3,9 +3,10 @@
 // so the published numbers are the ones anyone gets by running `npm run results`.
 // Usage: node scripts/corpus-results.mjs [--strategies a,b] [--check]   (--check fails if README.md is out of date)
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { replaceReadmeSection } from './replace-readme-section.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const corpus = process.env.CTX_CORPUS || fileURLToPath(new URL('../../shared/corpus', import.meta.url));
@@ -82,13 +83,5 @@ for (const row of results) {
 }
 lines.push('', '</details>', '', end);
 
-const text = readFileSync(readme, 'utf8');
-const from = text.indexOf(start);
-const to = text.indexOf(end);
-if (from === -1 || to === -1) {
-  console.error(`README.md has no ${start} … ${end} section`);
-  process.exit(1);
-}
-const updated = `${text.slice(0, from)}${lines.join('\n')}${text.slice(to + end.length)}`;
-writeFileSync(readme, updated);
+replaceReadmeSection(readme, start, end, lines);
 console.log(`README.md: results for ${results.length} runs written`);

@@ -4,9 +4,10 @@
 // every deterministic strategy and preset. Presets whose steps need a model are listed, not measured (no model here).
 // Usage: node scripts/preset-results.mjs
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { replaceReadmeSection } from './replace-readme-section.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const corpus = process.env.CTX_CORPUS || fileURLToPath(new URL('../../shared/corpus', import.meta.url));
@@ -93,12 +94,5 @@ for (const row of onLong.filter((item) => item.strategy === 'coding-agent')) {
 }
 lines.push('', '</details>', '', end);
 
-const text = readFileSync(readme, 'utf8');
-const from = text.indexOf(start);
-const to = text.indexOf(end);
-if (from === -1 || to === -1) {
-  console.error(`README.md has no ${start} … ${end} section`);
-  process.exit(1);
-}
-writeFileSync(readme, `${text.slice(0, from)}${lines.join('\n')}${text.slice(to + end.length)}`);
+replaceReadmeSection(readme, start, end, lines);
 console.log(`README.md: preset results for ${measured.length + onLong.length} runs written`);

@@ -1,15 +1,13 @@
 import { Command, Option } from 'commander';
 import { processIo, type CliIo } from './cli-io.js';
-import { runCompareCommand, type CompareCommandOptions } from './commands/compare-command.js';
-import { runCompressCommand, type CompressCommandOptions } from './commands/compress-command.js';
-import { runConformanceCommand } from './commands/conformance-command.js';
-import { runCostCommand, type CostCommandOptions } from './commands/cost-command.js';
-import { runInspectCommand } from './commands/inspect-command.js';
-import { runPresetsCommand } from './commands/presets-command.js';
-import { runSettingsCommand } from './commands/settings-command.js';
-import { runStrategiesCommand } from './commands/strategies-command.js';
-import { runStressCommand, type StressCommandOptions } from './commands/stress-command.js';
-import { outputFormats } from './output-formats.js';
+// Commands are imported by their actions (`await import`), so `ctx --help` and each command load only what they use.
+import type { BenchCommandOptions } from './commands/bench-command.js';
+import type { CompareCommandOptions } from './commands/compare-command.js';
+import type { CompressCommandOptions } from './commands/compress-command.js';
+import type { CostCommandOptions } from './commands/cost-command.js';
+import type { StressCommandOptions } from './commands/stress-command.js';
+import { parseSessionsOption } from './bench/bench-options.js';
+import { outputFormats } from './output-format-names.js';
 import { exitCodesHelp } from './exit-codes.js';
 import { isDebugRequested, reportCliError } from './report-cli-error.js';
 import type { StrategyCommandOptions } from './resolve-strategies.js';
@@ -84,6 +82,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     .option('--json', 'print {"results": [...]} instead of a table', false)
     .option('--strict', 'fail (exit 1, compare nothing) when an input line is malformed, instead of warning', false)
     .action(async (paths: string[], options: CompareCommandOptions) => {
+      const { runCompareCommand } = await import('./commands/compare-command.js');
       exitCode = await runCompareCommand(paths, options, io);
     });
 
@@ -118,6 +117,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
         );
       }
       const { strategy, preset, ...rest } = options;
+      const { runCompressCommand } = await import('./commands/compress-command.js');
       exitCode = await runCompressCommand(
         file,
         { ...rest, ...(strategy === undefined ? {} : { strategies: strategy }), ...(preset === undefined ? {} : { presets: preset }) },
@@ -133,6 +133,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     .option('--json', 'print JSON: one object per transcript', false)
     .option('--strict', 'exit 1 when an input line is malformed (the report is still printed)', false)
     .action(async (paths: string[], options: { json: boolean; tokenizer: TokenizerName; strict: boolean }) => {
+      const { runInspectCommand } = await import('./commands/inspect-command.js');
       exitCode = await runInspectCommand(paths, options, io);
     });
 
@@ -148,8 +149,31 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   )
     .option('--window <tokens>', "the model's context window (default: 200,000)", parseWindowOption)
     .option('--json', 'print the report as JSON', false)
+    .option('--no-cache-aware', 'skip the second replay with cache-aware planning (compactions that do not pay for their cache rewrite declined)')
+    .option('--condensing-models <ids>', 'Anthropic models to price one compaction of each LLM strategy with, besides the session\'s own (default: claude-haiku-4-5)')
     .action(async (paths: string[], options: CostCommandOptions) => {
+      const { runCostCommand } = await import('./commands/cost-command.js');
       exitCode = await runCostCommand(paths, options, io);
+    });
+
+  withStrategyOptions(
+    program
+      .command('bench')
+      .description(
+        "Replay the largest corpus sessions (or the given transcripts; the demo without either) entry by entry through the history service and orchestrator with every mechanical strategy and preset; print issue 18's figures (replay ÷ one tokenization pass, per-turn p50/p99, characters tokenized, optimize and compress, one more turn at 150/300/600 entries, cold CLI, memory), each beside its goal.",
+      )
+      .argument('[paths...]', 'transcript files or directories (default: the largest sessions of ../shared/corpus or CTX_CORPUS)')
+      .option('--strategies <names>', 'comma-separated strategy names (default: every known strategy, or none with --presets)')
+      .option('--presets <names>', 'comma-separated presets (default: every built-in one, or none with --strategies)'),
+  )
+    .option('--sessions <count>', 'how many sessions, largest first (default: 3; 1 with --quick)', parseSessionsOption)
+    .option('--runs <count>', 'timed runs of each call and cold process; the median is reported (default: 3; 1 with --quick)', parseRunsOption)
+    .option('--window <tokens>', "the replays' context window (default: each session's own size in tokens, at most 200,000)", parseWindowOption)
+    .option('--quick', 'one session and one run of each measure: a smoke run', false)
+    .option('--json', 'print the report as JSON', false)
+    .action(async (paths: string[], options: BenchCommandOptions) => {
+      const { runBenchCommand } = await import('./commands/bench-command.js');
+      exitCode = await runBenchCommand(paths, options, io);
     });
 
   program
@@ -158,6 +182,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     .option('--plugin <module>', 'also load strategies from a module path or installed package (repeatable)', collect, [])
     .option('--json', 'print JSON', false)
     .action(async (options: { json: boolean; plugin: string[] }) => {
+      const { runStrategiesCommand } = await import('./commands/strategies-command.js');
       exitCode = await runStrategiesCommand(options, io);
     });
 
@@ -169,6 +194,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   )
     .option('--json', 'print JSON', false)
     .action(async (options: StrategyCommandOptions & { json: boolean }) => {
+      const { runConformanceCommand } = await import('./commands/conformance-command.js');
       exitCode = await runConformanceCommand(options, io);
     });
 
@@ -182,7 +208,41 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     .addOption(new Option('--tokenizer <name>', 'tokenizer').choices(tokenizerNames).default('gpt-tokenizer'))
     .option('--json', 'print the matrix as JSON', false)
     .action(async (options: StressCommandOptions) => {
+      const { runStressCommand } = await import('./commands/stress-command.js');
       exitCode = await runStressCommand(options, io);
+    });
+
+  program
+    .command('serve')
+    .description(
+      'Open the playground in the browser: load a transcript (or a recent Claude Code session), pick strategies, presets and settings, and see tokens per turn, what each strategy kept, replaced and removed, retention, validity, cost and time.',
+    )
+    .option('--port <port>', 'port on 127.0.0.1 (default: 0, any free port; the address is printed)')
+    .option('--plugin <module>', 'also offer strategies from a module path or installed package (repeatable)', collect, [])
+    .option('--no-open', 'do not open the page in the browser')
+    .action(async (options: { port?: string; plugin: string[]; open: boolean }) => {
+      const { runServeCommand } = await import('./commands/serve-command.js');
+      exitCode = await runServeCommand(options, io);
+    });
+
+  program
+    .command('proxy')
+    .description(
+      'Run a compressing proxy in front of an Anthropic Messages or OpenAI Chat Completions API: every request is kept inside the model\'s window by a preset, per conversation, without breaking the prompt cache between compactions; everything else is forwarded unchanged. Point Claude Code at it with ANTHROPIC_BASE_URL.',
+    )
+    .requiredOption('--upstream <url>', "the provider's base URL, e.g. https://api.anthropic.com or https://api.openai.com")
+    .option('--preset <name>', 'a mechanical preset: coding-agent, speed, balanced, or a .json file (default: coding-agent)')
+    .option('--port <port>', 'port to listen on (default: 8787; 0 picks a free one)')
+    .option('--host <host>', 'address to listen on (default: 127.0.0.1; anything else exposes your keys to the network and prints a warning)')
+    .option('--window <tokens>', "the model's context window (default: looked up from the request's model)")
+    .option('--stateless', 'keep no conversation state: compress every request from scratch (breaks the prompt cache more often)', false)
+    .option('--max-body <bytes>', 'largest request body accepted, else 413 (default: 33554432)')
+    .option('--timeout <ms>', "how long to wait for the upstream's response headers, else 504 (default: 600000)")
+    .option('--max-conversations <count>', 'conversations kept in memory, least recently used forgotten first (default: 256)')
+    .action(async (options: unknown) => {
+      const { runProxyCommand } = await import('./commands/proxy-command.js');
+      // Commander's parsed options are the command's options as declared above.
+      exitCode = await runProxyCommand(options as Parameters<typeof runProxyCommand>[0], io);
     });
 
   const presets = program
@@ -193,6 +253,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     .description('List the built-in and saved presets.')
     .option('--json', 'print JSON', false)
     .action(async (options: { json: boolean }) => {
+      const { runPresetsCommand } = await import('./commands/presets-command.js');
       exitCode = await runPresetsCommand({ action: 'list', json: options.json }, io);
     });
   presets
@@ -201,6 +262,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     .argument('<name>', 'a preset name or a preset .json file')
     .option('--json', 'print the preset as JSON', false)
     .action(async (name: string, options: { json: boolean }) => {
+      const { runPresetsCommand } = await import('./commands/presets-command.js');
       exitCode = await runPresetsCommand({ action: 'show', name, json: options.json }, io);
     });
   presets
@@ -210,6 +272,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     .option('--out <file>', 'write it here instead of printing it (never over an existing file without --force)')
     .option('--force', 'replace an existing --out file', false)
     .action(async (name: string, options: { out?: string; force: boolean }) => {
+      const { runPresetsCommand } = await import('./commands/presets-command.js');
       exitCode = await runPresetsCommand({ action: 'export', name, ...options }, io);
     });
   presets
@@ -219,6 +282,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     .option('--name <name>', 'save it under this name instead of the one in the file')
     .option('--force', 'replace a saved preset of the same name', false)
     .action(async (file: string, options: { name?: string; force: boolean }) => {
+      const { runPresetsCommand } = await import('./commands/presets-command.js');
       exitCode = await runPresetsCommand({ action: 'import', file, ...options }, io);
     });
 
@@ -226,7 +290,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     .command('settings')
     .description('List the compression.* settings with their defaults.')
     .option('--json', 'print JSON', false)
-    .action((options: { json: boolean }) => {
+    .action(async (options: { json: boolean }) => {
+      const { runSettingsCommand } = await import('./commands/settings-command.js');
       exitCode = runSettingsCommand(options, io);
     });
 

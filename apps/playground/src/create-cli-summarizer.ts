@@ -1,7 +1,4 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { CompressionStrategy, Summarizer } from '@ctx/core';
-import { createAiSdkSummarizer } from '@ctx/summarizer-ai-sdk';
 import { escapeForTerminal } from './terminal-text.js';
 import { UsageError } from './usage-error.js';
 
@@ -51,7 +48,11 @@ function parseBaseUrl(text: string): URL {
  * @returns The summarizer, or undefined when no summarizer option was given.
  * @throws {@link UsageError} for an incomplete or contradictory set of options, an invalid URL, a missing Anthropic key.
  */
-export function createCliSummarizer(options: SummarizerCommandOptions, environment: NodeJS.ProcessEnv = process.env): Summarizer | undefined {
+export async function createCliSummarizer(
+  options: SummarizerCommandOptions,
+  environment: NodeJS.ProcessEnv = process.env,
+): Promise<Summarizer | undefined> {
+  // The AI SDK is loaded only when a summarizer is asked for: most runs use none, and it is slow to import.
   const { summarizerUrl: url, summarizerModel: model, summarizer: spec } = options;
   const window = options.summarizerWindow === undefined ? {} : { contextWindow: options.summarizerWindow };
   if (spec !== undefined) {
@@ -63,6 +64,7 @@ export function createCliSummarizer(options: SummarizerCommandOptions, environme
     const apiKey = environment.ANTHROPIC_API_KEY;
     if (apiKey === undefined || apiKey === '') throw new UsageError('--summarizer anthropic:… needs the API key in ANTHROPIC_API_KEY, which is not set');
     const modelId = match[1] as string;
+    const [{ createAnthropic }, { createAiSdkSummarizer }] = await Promise.all([import('@ai-sdk/anthropic'), import('@ctx/summarizer-ai-sdk')]);
     return createAiSdkSummarizer({ model: createAnthropic({ apiKey })(modelId), name: `anthropic:${modelId}`, ...window });
   }
   if (url === undefined && model === undefined) {
@@ -73,6 +75,10 @@ export function createCliSummarizer(options: SummarizerCommandOptions, environme
   if (model === undefined || model.trim() === '') throw new UsageError('--summarizer-url needs --summarizer-model <id>');
   const baseURL = parseBaseUrl(url);
   const apiKey = environment[summarizerKeyVariable];
+  const [{ createOpenAICompatible }, { createAiSdkSummarizer }] = await Promise.all([
+    import('@ai-sdk/openai-compatible'),
+    import('@ctx/summarizer-ai-sdk'),
+  ]);
   const provider = createOpenAICompatible({
     name: 'summarizer',
     baseURL: baseURL.href.replace(/\/$/, ''),

@@ -3,12 +3,9 @@ import { aiSdkCodec } from '@ctx/format-ai-sdk';
 import { anthropicMessagesCodec } from '@ctx/format-anthropic';
 import { geminiCodec } from '@ctx/format-gemini';
 import { openAIChatCodec } from '@ctx/format-openai';
+import type { OutputFormat } from './output-format-names.js';
 
-/** The formats `ctx compress --format` writes. */
-export const outputFormats = ['ctx', 'anthropic', 'openai', 'gemini', 'ai-sdk'] as const;
-
-/** A `--format` value. */
-export type OutputFormat = (typeof outputFormats)[number];
+export { outputFormats, type OutputFormat } from './output-format-names.js';
 
 /** Encodes a conversation for writing: the codec's native value and what could not be carried over. */
 export function encodeConversation(

@@ -20,6 +20,7 @@ import { decodeOpenHandsJsonl, decodeTrajectory, detectTrajectoryFormat } from '
 import { listTranscriptFiles } from './corpus.js';
 import { describeDegenerateContent } from './degenerate-content.js';
 import { escapeForTerminal } from './terminal-text.js';
+import { TranscriptLoadError } from './transcript-load-error.js';
 import { findInvalidUtf8 } from './utf8-text.js';
 
 /** Every transcript format the playground reads. */
@@ -50,13 +51,7 @@ export interface LoadedTranscript {
   readonly claudeCode?: ClaudeCodeSession;
 }
 
-/** A transcript could not be read; the message is one line for the terminal. */
-export class TranscriptLoadError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'TranscriptLoadError';
-  }
-}
+export { TranscriptLoadError } from './transcript-load-error.js';
 
 /** Provider message arrays are tried in this order; their strict schemas rarely accept each other's messages. */
 const messageCodecs: readonly [TranscriptFormat, ConversationDecoder][] = [

@@ -2,8 +2,8 @@ import { CommanderError } from 'commander';
 import { CtxError } from '@ctx/core';
 import type { CliIo } from './cli-io.js';
 import { exitCodes } from './exit-codes.js';
-import { TranscriptLoadError } from './read-transcripts.js';
 import { escapeForTerminal } from './terminal-text.js';
+import { TranscriptLoadError } from './transcript-load-error.js';
 import { UsageError } from './usage-error.js';
 
 /** An error of the operating system (a file that cannot be read, a full disk): the user's to fix, not a bug. */

@@ -17,6 +17,7 @@ export { SummarizerError, type SummarizerFailureReason } from './errors/summariz
 export { TokenCountError } from './errors/token-count-error.js';
 export { ToolPairingError } from './errors/tool-pairing-error.js';
 export { InvalidModelPriceError } from './errors/invalid-model-price-error.js';
+export { InvalidApiProfileError } from './errors/invalid-api-profile-error.js';
 export { UnknownModelError } from './errors/unknown-model-error.js';
 export { UnknownStrategyError } from './errors/unknown-strategy-error.js';
 export { formatIssuePath, formatValidationIssues, type ValidationIssue } from './errors/validation-issue.js';
@@ -76,6 +77,13 @@ export type { AddedToolPairingProblem } from './history/tool-call-ledger.js';
 export type { Tokenizer } from './tokens/tokenizer.js';
 export { createTokenCounter, type TokenCounter, type TokenCountingOptions } from './tokens/token-counter.js';
 export {
+  createCountingTokenizer,
+  type CountingTokenizer,
+  type CountingTokenizerOptions,
+  type TokenizerUsage,
+} from './tokens/counting-tokenizer.js';
+export { measureTokenizedCharacters, type MeasureTokenizedCharactersOptions } from './tokens/tokenized-characters.js';
+export {
   createTokenCalibration,
   type CalibrationMethod,
   type CalibrationSample,
@@ -127,6 +135,32 @@ export type {
   StrategyCapabilities,
 } from './strategy/compression-strategy.js';
 export type { CostEstimate, CostModel, TokenUsage } from './strategy/cost-model.js';
+export { unitPricesOf, type UnitPrices } from './cost/unit-prices.js';
+export { weighCompaction, type CompactionEconomics, type CompactionWeighing } from './cost/weigh-compaction.js';
+export {
+  countSummarizeRequest,
+  meterSummarizer,
+  type MeteredSummarizer,
+  type SummarizerCall,
+} from './cost/meter-summarizer.js';
+export { firstChangedIndex } from './cost/first-changed-index.js';
+export {
+  estimateStrategyCost,
+  type StrategyCostEstimate,
+  type StrategyCostOptions,
+} from './cost/estimate-strategy-cost.js';
+export { MAX_CONDENSING_PROMPT_CHARACTERS, parseApiProfiles, type ApiProfile } from './profiles/api-profile.js';
+export {
+  selectCondensingProfile,
+  type CondensingProfileSelection,
+  type SelectedCondensingProfile,
+} from './profiles/select-condensing-profile.js';
+export {
+  compareCondensingProfiles,
+  type CondensingProfileComparison,
+  type CondensingProfileCost,
+} from './profiles/compare-condensing-profiles.js';
+export type { CachePlanningOptions } from './orchestration/cache-planner.js';
 export {
   createEmptyDensityResult,
   isEmptyDensityResult,

@@ -7,6 +7,7 @@ import type {
   AiSdkModelMessage,
   AiSdkPrompt,
   AiSdkProviderOptions,
+  AiSdkToolApprovalResponsePart,
   AiSdkToolResultOutput,
   AiSdkToolResultPart,
   AiSdkUserMessage,
@@ -53,7 +54,14 @@ const output: fc.Arbitrary<AiSdkToolResultOutput> = fc.oneof(
   fc.constantFrom<AiSdkToolResultOutput>({ type: 'execution-denied' }, { type: 'execution-denied', reason: 'no' }),
 );
 
-const callSpec = fc.record({ name: fc.constantFrom('read', 'run'), input: json, output, providerExecuted: fc.boolean(), options });
+const callSpec = fc.record({
+  name: fc.constantFrom('read', 'run'),
+  input: json,
+  output,
+  providerExecuted: fc.boolean(),
+  options,
+  needsApproval: fc.boolean(),
+});
 
 /** An assistant message (text, reasoning, calls) followed by tool messages answering every client-executed call. */
 const assistantTurn = fc
@@ -63,8 +71,9 @@ const assistantTurn = fc
     fc.integer({ min: 0, max: 1_000_000 }),
     fc.boolean(),
     fc.boolean(),
+    fc.boolean(),
   )
-  .map(([leading, calls, seed, splitResults, stringContent]): AiSdkModelMessage[] => {
+  .map(([leading, calls, seed, splitResults, stringContent, approvalsApart]): AiSdkModelMessage[] => {
     const ids = calls.map((_, index) => `call-${seed}-${index}`);
     const result = (index: number): AiSdkToolResultPart => {
       const call = calls[index] as (typeof calls)[number];
@@ -84,16 +93,23 @@ const assistantTurn = fc
           call.options,
         ),
       );
+      if (call.needsApproval) content.push({ type: 'tool-approval-request', approvalId: `approval-${ids[index]}`, toolCallId: ids[index] as string });
       if (call.providerExecuted) content.push(result(index));
     });
+    // AI SDK 6 / 7 tool approvals: the user's answers in a tool message of their own or before the results.
+    const approvals: AiSdkToolApprovalResponsePart[] = calls.flatMap((call, index) =>
+      call.needsApproval ? [{ type: 'tool-approval-response' as const, approvalId: `approval-${ids[index]}`, approved: index % 2 === 0 }] : [],
+    );
     const assistant: AiSdkModelMessage =
       stringContent && calls.length === 0 ? { role: 'assistant', content: 'plain answer' } : { role: 'assistant', content };
     const answered = calls.flatMap((call, index) => (call.providerExecuted ? [] : [result(index)]));
-    if (answered.length === 0) return [assistant];
+    const approvalMessages: AiSdkModelMessage[] = approvals.length > 0 && (approvalsApart || answered.length === 0) ? [{ role: 'tool', content: approvals }] : [];
+    const leadingApprovals = approvalMessages.length === 0 ? approvals : [];
+    if (answered.length === 0) return [assistant, ...approvalMessages];
     const tools: AiSdkModelMessage[] = splitResults
-      ? answered.map((part) => ({ role: 'tool', content: [part] }))
-      : [{ role: 'tool', content: answered }];
-    return [assistant, ...tools];
+      ? answered.map((part, index) => ({ role: 'tool', content: index === 0 ? [...leadingApprovals, part] : [part] }))
+      : [{ role: 'tool', content: [...leadingApprovals, ...answered] }];
+    return [assistant, ...approvalMessages, ...tools];
   });
 
 const userTurn = fc

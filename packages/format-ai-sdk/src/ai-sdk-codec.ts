@@ -4,7 +4,7 @@ import { decodeAiSdkPrompt } from './decode-ai-sdk-prompt.js';
 import { encodeAiSdkPrompt } from './encode-ai-sdk-prompt.js';
 
 /**
- * Creates the codec between AI SDK prompt fields (`{ system?, messages: ModelMessage[], tools? }`, AI SDK 5 / 6
+ * Creates the codec between AI SDK prompt fields (`{ system?, messages: ModelMessage[], tools? }`, AI SDK 5 / 6 / 7
  * `ModelMessage` types) and the canonical conversation.
  *
  * Mapping:
@@ -17,6 +17,8 @@ import { encodeAiSdkPrompt } from './encode-ai-sdk-prompt.js';
  *   the list of items, `execution-denied` → its reason with `isError`.
  * - Reasoning signatures: Anthropic's `providerOptions.anthropic.signature` (or `redactedData`, for redacted
  *   thinking) and Gemini's `providerOptions.google.thoughtSignature` become the thinking block's signature, verbatim.
+ * - Tool approval parts (`tool-approval-request`, `tool-approval-response`) have no canonical block: they are kept
+ *   verbatim in their entry's `providerMetadata.aiSdk.approvals`, with their position, and put back on encode.
  * - `providerOptions` of messages, parts and tool definitions are kept untouched under `providerMetadata.aiSdk`,
  *   as are the details a round trip needs (string vs. array content, binary content kind, output type).
  *

@@ -4,9 +4,12 @@ import { z } from 'zod';
 
 /*
  * The Vercel AI SDK `ModelMessage` types of AI SDK 5 (`ai@5.x`, package `@ai-sdk/provider-utils` 3.x), which AI SDK 6
- * keeps, plus AI SDK 6's additions to tool outputs (`execution-denied`, `providerOptions` on outputs, the
- * `file-*` / `image-*` / `custom` content items). AI SDK 6's tool-approval parts are not supported.
+ * and 7 keep, plus their additions: tool outputs (`execution-denied`, `providerOptions` on outputs, the `file`,
+ * `file-*`, `image-*` and `custom` content items) and the tool approval parts (`tool-approval-request` in assistant
+ * content, `tool-approval-response` in tool content). Not supported: AI SDK 7's `custom` and `reasoning-file`
+ * assistant parts and its tagged file data (`{ type: 'data' | 'url' | 'reference' | 'text', … }`); decode reports them.
  * Schemas are strict: a key the types do not define is reported, so a round trip can never drop it silently.
+ * Type-level tests (`ai-sdk-model-message.test-d.ts`) check these types against the real `ai` packages.
  */
 
 /** The codec's format id. */
@@ -74,6 +77,9 @@ export interface AiSdkToolResultContentItem {
     | 'image-data'
     | 'image-url'
     | 'image-file-id'
+    | 'image-file-reference'
+    | 'file'
+    | 'file-reference'
     | 'custom';
   readonly [key: string]: JsonValue;
 }
@@ -96,6 +102,35 @@ export interface AiSdkToolResultPart {
   readonly providerOptions?: AiSdkProviderOptions;
 }
 
+/**
+ * `ToolApprovalRequest` (AI SDK 6 and 7): the model's tool call awaits the user's approval. AI SDK 7 adds `reason`
+ * and `isAutomatic`.
+ */
+export interface AiSdkToolApprovalRequestPart {
+  readonly type: 'tool-approval-request';
+  readonly approvalId: string;
+  readonly toolCallId: string;
+  readonly signature?: string;
+  /** The tool input the approval was asked for; ctx requires a JSON value. */
+  readonly inputSchemaInput?: JsonValue;
+  readonly reason?: string;
+  readonly isAutomatic?: boolean;
+}
+
+/**
+ * `ToolApprovalResponse` (AI SDK 6 and 7): the user's answer to a {@link AiSdkToolApprovalRequestPart}. The
+ * language-model prompt's form of it (`LanguageModelV3ToolApprovalResponsePart`) carries `providerOptions` instead of
+ * `providerExecuted`; both are accepted.
+ */
+export interface AiSdkToolApprovalResponsePart {
+  readonly type: 'tool-approval-response';
+  readonly approvalId: string;
+  readonly approved: boolean;
+  readonly reason?: string;
+  readonly providerExecuted?: boolean;
+  readonly providerOptions?: AiSdkProviderOptions;
+}
+
 /** `SystemModelMessage`. */
 export interface AiSdkSystemMessage {
   readonly role: 'system';
@@ -115,14 +150,21 @@ export interface AiSdkAssistantMessage {
   readonly role: 'assistant';
   readonly content:
     | string
-    | readonly (AiSdkTextPart | AiSdkFilePart | AiSdkReasoningPart | AiSdkToolCallPart | AiSdkToolResultPart)[];
+    | readonly (
+        | AiSdkTextPart
+        | AiSdkFilePart
+        | AiSdkReasoningPart
+        | AiSdkToolCallPart
+        | AiSdkToolResultPart
+        | AiSdkToolApprovalRequestPart
+      )[];
   readonly providerOptions?: AiSdkProviderOptions;
 }
 
 /** `ToolModelMessage`. */
 export interface AiSdkToolMessage {
   readonly role: 'tool';
-  readonly content: readonly AiSdkToolResultPart[];
+  readonly content: readonly (AiSdkToolResultPart | AiSdkToolApprovalResponsePart)[];
   readonly providerOptions?: AiSdkProviderOptions;
 }
 
@@ -192,6 +234,9 @@ const contentItemTypes: ReadonlySet<unknown> = new Set([
   'image-data',
   'image-url',
   'image-file-id',
+  'image-file-reference',
+  'file',
+  'file-reference',
   'custom',
 ]);
 
@@ -224,6 +269,27 @@ export const aiSdkToolResultPartSchema = z.strictObject({
   providerOptions,
 });
 
+/** Schema of {@link AiSdkToolApprovalRequestPart}. */
+export const aiSdkToolApprovalRequestPartSchema = z.strictObject({
+  type: z.literal('tool-approval-request'),
+  approvalId: z.string().min(1, 'Expected a non-empty approval id'),
+  toolCallId: z.string().min(1, 'Expected the non-empty id of the tool call awaiting approval'),
+  signature: z.string().optional(),
+  inputSchemaInput: jsonValueSchema.optional(),
+  reason: z.string().optional(),
+  isAutomatic: z.boolean().optional(),
+}) satisfies z.ZodType<AiSdkToolApprovalRequestPart>;
+
+/** Schema of {@link AiSdkToolApprovalResponsePart}. */
+export const aiSdkToolApprovalResponsePartSchema = z.strictObject({
+  type: z.literal('tool-approval-response'),
+  approvalId: z.string().min(1, 'Expected the non-empty id of the approval request this answers'),
+  approved: z.boolean(),
+  reason: z.string().optional(),
+  providerExecuted: z.boolean().optional(),
+  providerOptions,
+}) satisfies z.ZodType<AiSdkToolApprovalResponsePart>;
+
 /** Schema of {@link AiSdkModelMessage}, discriminated by `role`. */
 export const aiSdkModelMessageSchema = z.discriminatedUnion('role', [
   z.strictObject({ role: z.literal('system'), content: z.string(), providerOptions }),
@@ -246,12 +312,17 @@ export const aiSdkModelMessageSchema = z.discriminatedUnion('role', [
           aiSdkReasoningPartSchema,
           aiSdkToolCallPartSchema,
           aiSdkToolResultPartSchema,
+          aiSdkToolApprovalRequestPartSchema,
         ]),
       ),
     ]),
     providerOptions,
   }),
-  z.strictObject({ role: z.literal('tool'), content: z.array(aiSdkToolResultPartSchema), providerOptions }),
+  z.strictObject({
+    role: z.literal('tool'),
+    content: z.array(z.discriminatedUnion('type', [aiSdkToolResultPartSchema, aiSdkToolApprovalResponsePartSchema])),
+    providerOptions,
+  }),
 ]) satisfies z.ZodType<AiSdkModelMessage>;
 
 /** Schema of {@link AiSdkToolDefinition}. */

@@ -17,6 +17,8 @@ import type {
   AiSdkPrompt,
   AiSdkProviderOptions,
   AiSdkReasoningPart,
+  AiSdkToolApprovalRequestPart,
+  AiSdkToolApprovalResponsePart,
   AiSdkToolResultPart,
 } from './ai-sdk-prompt.js';
 import { decodeDataContent, sniffImageMediaType } from './binary-data.js';
@@ -118,8 +120,27 @@ function decodeToolResult(part: AiSdkToolResultPart): ContentBlock {
 }
 
 type AssistantPart = Exclude<AiSdkAssistantMessage['content'], string>[number];
+type ApprovalPart = AiSdkToolApprovalRequestPart | AiSdkToolApprovalResponsePart;
 
-function decodeAssistantPart(part: Exclude<AssistantPart, AiSdkToolResultPart>): ContentBlock {
+function isApprovalPart(part: { readonly type: string }): part is ApprovalPart {
+  return part.type === 'tool-approval-request' || part.type === 'tool-approval-response';
+}
+
+/**
+ * Tool approval parts have no canonical block: they are kept verbatim in the entry's metadata, each with the number
+ * of other parts before it, so encode puts them back where they were. Undefined if the content has none.
+ */
+function approvalsOf(content: readonly { readonly type: string }[]): JsonValue | undefined {
+  const approvals: JsonValue[] = [];
+  let before = 0;
+  for (const part of content) {
+    if (isApprovalPart(part)) approvals.push({ before, part: JSON.parse(JSON.stringify(part)) as JsonValue });
+    else before += 1;
+  }
+  return approvals.length === 0 ? undefined : approvals;
+}
+
+function decodeAssistantPart(part: Exclude<AssistantPart, AiSdkToolResultPart | AiSdkToolApprovalRequestPart>): ContentBlock {
   switch (part.type) {
     case 'text':
       return { type: 'text', text: part.text, ...aiSdkMetadataField({ providerOptions: options(part.providerOptions) }) };
@@ -152,6 +173,7 @@ function decodeAssistantMessage(message: AiSdkAssistantMessage): HistoryEntry[] 
   const messageFields = {
     providerOptions: options(message.providerOptions),
     contentArray: typeof message.content !== 'string' && isPlainTextPart(message.content) ? true : undefined,
+    approvals: typeof message.content === 'string' ? undefined : approvalsOf(message.content),
   };
   if (typeof message.content === 'string') {
     return [{ speaker: 'ai', blocks: [{ type: 'text', text: message.content }], ...entryMetadata(messageFields) }];
@@ -160,6 +182,7 @@ function decodeAssistantMessage(message: AiSdkAssistantMessage): HistoryEntry[] 
   const results: ContentBlock[] = [];
   let order = '';
   for (const part of message.content) {
+    if (part.type === 'tool-approval-request') continue;
     if (part.type === 'tool-result') {
       results.push(decodeToolResult(part));
       order += 't';
@@ -233,8 +256,8 @@ export function decodeAiSdkPrompt(prompt: AiSdkPrompt): DecodeResult {
       case 'tool':
         history.push({
           speaker: 'tool',
-          blocks: message.content.map(decodeToolResult),
-          ...entryMetadata({ providerOptions: options(message.providerOptions) }),
+          blocks: message.content.flatMap((part) => (part.type === 'tool-result' ? [decodeToolResult(part)] : [])),
+          ...entryMetadata({ providerOptions: options(message.providerOptions), approvals: approvalsOf(message.content) }),
         });
         return;
     }

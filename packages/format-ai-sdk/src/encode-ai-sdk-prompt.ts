@@ -19,6 +19,8 @@ import type {
   AiSdkProviderOptions,
   AiSdkReasoningPart,
   AiSdkTextPart,
+  AiSdkToolApprovalRequestPart,
+  AiSdkToolApprovalResponsePart,
   AiSdkToolDefinition,
   AiSdkToolResultContentItem,
   AiSdkToolResultOutput,
@@ -242,6 +244,12 @@ export function encodeAiSdkPrompt(conversation: Conversation): EncodeResult<AiSd
   addForeignMetadata(losses, conversation.providerMetadata, 'providerMetadata');
   const { system, systemMessages } = encodeSystem(conversation, losses);
   const messages: AiSdkModelMessage[] = [...systemMessages];
+  // Tool approval parts kept by decode, by the index of the message they go back into (see `insertApprovals`).
+  const approvals = new Map<number, readonly StoredApproval[]>();
+  const keepApprovals = (metadata: AiSdkMetadata | undefined) => {
+    const stored = readApprovals(metadata);
+    if (stored.length > 0) approvals.set(messages.length - 1, [...(approvals.get(messages.length - 1) ?? []), ...stored]);
+  };
 
   conversation.history.forEach((entry, entryIndex) => {
     const entryPath = `history[${entryIndex}]`;
@@ -277,6 +285,7 @@ export function encodeAiSdkPrompt(conversation: Conversation): EncodeResult<AiSd
       const parts = entry.blocks.flatMap((block) => encodeAssistantBlock(block) ?? []);
       if (continues) appendToAssistant(messages, parts, undefined);
       else messages.push({ role: 'assistant', content: toContent(parts, metadata), ...messageOptions });
+      keepApprovals(metadata);
       return;
     }
 
@@ -292,9 +301,11 @@ export function encodeAiSdkPrompt(conversation: Conversation): EncodeResult<AiSd
     });
     if (continues) appendToAssistant(messages, results, readStringField(metadata, 'partOrder'));
     else messages.push({ role: 'tool', content: results, ...messageOptions });
+    keepApprovals(metadata);
     if (others.length > 0) messages.push({ role: 'user', content: others });
   });
 
+  for (const [index, stored] of approvals) insertApprovals(messages, index, stored);
   const tools = encodeTools(conversation, losses);
   const value: AiSdkPrompt = {
     ...(system === undefined ? {} : { system }),
@@ -302,6 +313,48 @@ export function encodeAiSdkPrompt(conversation: Conversation): EncodeResult<AiSd
     ...(tools === undefined ? {} : { tools }),
   };
   return { value, warnings: losses.toWarnings() };
+}
+
+interface StoredApproval {
+  readonly before: number;
+  readonly part: AiSdkToolApprovalRequestPart | AiSdkToolApprovalResponsePart;
+}
+
+/** The approval parts decode kept in an entry's metadata; entries that are not shaped as decode writes them are skipped. */
+function readApprovals(metadata: AiSdkMetadata | undefined): StoredApproval[] {
+  const stored = metadata?.['approvals'];
+  if (!Array.isArray(stored)) return [];
+  return stored.flatMap((item) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return [];
+    const { before, part } = item as { before?: unknown; part?: unknown };
+    const type = (part as { type?: unknown } | null | undefined)?.type;
+    if (typeof before !== 'number' || (type !== 'tool-approval-request' && type !== 'tool-approval-response')) return [];
+    return [{ before, part: structuredClone(part) as StoredApproval['part'] }];
+  });
+}
+
+/**
+ * Puts approval parts back into a message: each after `before` of the message's other parts (at the end when the
+ * message now has fewer). Request parts go into assistant content, response parts into tool content.
+ */
+function insertApprovals(messages: AiSdkModelMessage[], index: number, approvals: readonly StoredApproval[]): void {
+  const message = messages[index];
+  if (message === undefined || (message.role !== 'assistant' && message.role !== 'tool')) return;
+  const wanted = message.role === 'assistant' ? 'tool-approval-request' : 'tool-approval-response';
+  const others: readonly { readonly type: string }[] =
+    typeof message.content === 'string' ? [{ type: 'text', text: message.content } as AiSdkTextPart] : message.content;
+  const content: { readonly type: string }[] = [];
+  const pending = approvals.filter((approval) => approval.part.type === wanted);
+  let next = 0;
+  const flush = (count: number) => {
+    while (next < pending.length && (pending[next]?.before ?? 0) <= count) content.push((pending[next++] as StoredApproval).part);
+  };
+  others.forEach((part, partIndex) => {
+    flush(partIndex);
+    content.push(part);
+  });
+  flush(Number.POSITIVE_INFINITY);
+  messages[index] = { ...message, content } as unknown as AiSdkModelMessage;
 }
 
 /**

@@ -59,7 +59,9 @@ function checkPairing(messages: readonly AiSdkModelMessage[], issues: Validation
       }
     } else if (message.role === 'tool') {
       const turnIsOpen = previousRole === 'assistant' || previousRole === 'tool';
-      message.content.forEach((part, partIndex) => answer(part, `${messagePath}.content[${partIndex}]`, turnIsOpen));
+      message.content.forEach((part, partIndex) => {
+        if (part.type === 'tool-result') answer(part, `${messagePath}.content[${partIndex}]`, turnIsOpen);
+      });
     } else closeTurn();
     previousRole = message.role;
   });

@@ -71,8 +71,15 @@ export interface LineIndex {
    * @returns The source number.
    */
   add(source: Omit<IndexedSource, 'contents'> & { readonly contents?: IndexedSource['contents'] }): number;
-  /** Marks every source with this kind and id as shadowed. */
-  shadow(kind: 'result' | 'call', id: string): void;
+  /**
+   * Marks every source with this kind and id as shadowed.
+   * @returns The sources that were not shadowed before (for {@link LineIndex.unshadow}).
+   */
+  shadow(kind: 'result' | 'call', id: string): readonly number[];
+  /** Undoes a {@link LineIndex.shadow}: the sources it returned are live again. */
+  unshadow(sourceNumbers: readonly number[]): void;
+  /** Forgets the sources numbered `count` and up, newest first, as if they had never been added. */
+  truncate(count: number): void;
   /** Calls `visit(sourceNumber, line)` for the newest live occurrences of `content`, newest first, at most `limit`. */
   forEachOccurrence(content: string, limit: number, visit: (sourceNumber: number, line: number) => void): void;
 }
@@ -117,7 +124,38 @@ export function createLineIndex(): LineIndex {
       return sourceNumber;
     },
     shadow(kind, id) {
-      for (const sourceNumber of byId.get(`${kind}:${id}`) ?? []) shadowed[sourceNumber] = true;
+      const changed: number[] = [];
+      for (const sourceNumber of byId.get(`${kind}:${id}`) ?? []) {
+        if (shadowed[sourceNumber] === true) continue;
+        shadowed[sourceNumber] = true;
+        changed.push(sourceNumber);
+      }
+      return changed;
+    },
+    unshadow(sourceNumbers) {
+      for (const sourceNumber of sourceNumbers) shadowed[sourceNumber] = false;
+    },
+    truncate(count) {
+      for (let sourceNumber = sources.length - 1; sourceNumber >= count; sourceNumber--) {
+        const source = sources[sourceNumber] as IndexedSource;
+        const idKey = `${source.source.kind}:${source.source.id}`;
+        const sameId = byId.get(idKey) as number[];
+        sameId.pop();
+        if (sameId.length === 0) byId.delete(idKey);
+        // Occurrences were appended in source order, so this source's are the last of each list.
+        const indexed = Math.min(source.contents.length, linesPerSource);
+        for (let line = indexed - 1; line >= 0; line--) {
+          const content = source.contents[line];
+          if (content === undefined || !isAnchor(content)) continue;
+          const list = occurrences.get(content) as number[];
+          list.pop();
+          if (list.length === 0) occurrences.delete(content);
+        }
+      }
+      if (count < sources.length) {
+        sources.length = count;
+        shadowed.length = count;
+      }
     },
     forEachOccurrence(content, limit, visit) {
       const list = occurrences.get(content);

@@ -423,6 +423,23 @@ describe('createLosslessStrategy', () => {
     expect(optimize(parseHistory(once), config).replacements.size).toBe(0);
   });
 
+  it('should give conversations that share one strategy, turn by turn, what a new strategy gives each of them', () => {
+    const shared = optimizeWith(createLosslessStrategy());
+    const start = parseHistory([human('Same start.')]);
+    // Both conversations begin with the very same entry object, then differ.
+    const first = [...start, ...parseHistory([...read('r1', '/repo/a.ts', fileText), ...read('r2', '/repo/a.ts', fileText)])];
+    const second = [...start, ...parseHistory([...bash('b1', 'npm test', fileText), ...read('r2', '/repo/b.ts', fileText)])];
+    for (let end = 2; end <= 5; end++) {
+      for (const history of [first, second]) {
+        const input = history.slice(0, end);
+        const alone = optimizeWith(createLosslessStrategy())(input, config);
+        expect(shared(input, config)).toStrictEqual(alone);
+      }
+    }
+    expect(shared(first, config).replacements.size).toBe(1);
+    expect(resultText(shared(second, config).replacements.get(4))).toContain('message #2');
+  });
+
   it('should never modify its input', () => {
     const history = [human('Twice.'), ...read('r1', '/repo/a.ts', fileText), ...read('r2', '/repo/a.ts', fileText)];
     const copy = structuredClone(history);

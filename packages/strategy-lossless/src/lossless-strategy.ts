@@ -17,7 +17,7 @@ import {
   type LosslessSettingsInput,
 } from './lossless-settings.js';
 import { expandHistory } from './expand-history.js';
-import { planReferences } from './plan-references.js';
+import { createReferencePlanCache } from './reference-plan-cache.js';
 import { planSupersededTodos } from './plan-superseded-todos.js';
 
 const name = 'lossless';
@@ -47,6 +47,11 @@ interface CompressPlan {
  * repeated lines in the model's own tool calls become references too, except in turns with signed thinking. No
  * model calls.
  *
+ * Incremental: the strategy keeps its plan of each history it saw (per conversation, keyed by the entries
+ * themselves, never by caller), so a history that extends one seen before — the previous result applied or not —
+ * costs only its new entries: their lines are indexed and searched, nothing else is planned again, and the
+ * replacement entries planned before are handed out again as they were. The result is exactly a full plan's.
+ *
  * Where the references' store lives: in the history itself. Each rewritten block carries its recipe (sources by
  * call id, line ranges, hashes; the original of a superseded list) in `providerMetadata.ctx.lossless`, which is
  * never sent to a model, so a history persisted with its provider metadata can be expanded after a restart. A lossy
@@ -68,11 +73,13 @@ interface CompressPlan {
  */
 export function createLosslessStrategy(settings?: LosslessSettingsInput): CompressionStrategy<LosslessSettings> {
   const resolved = parseStrategySettings(losslessSettingsSchema, settings, name);
+  // Plans kept by input (never by caller): a history that extends one planned before costs only its new entries.
+  const plans = createReferencePlanCache(resolved);
 
   const planCompression = (context: CompressionContext): CompressPlan => {
     const { history, tokenCounter } = context;
     const workspaceRoot = inferWorkspaceRoot(history);
-    const references = planReferences(history, { settings: resolved, workspaceRoot });
+    const references = plans.plan(history, workspaceRoot);
     const todos = resolved.removeObsoleteState
       ? planSupersededTodos(history, { workspaceRoot, referencedSources: references.referencedSources })
       : undefined;
@@ -115,9 +122,10 @@ export function createLosslessStrategy(settings?: LosslessSettingsInput): Compre
 
     optimize(history, config): DensityResult {
       if (history.length === 0) return createEmptyDensityResult();
-      const plan = planReferences(history, { settings: resolved, workspaceRoot: config.workspaceRoot });
+      const plan = plans.plan(history, config.workspaceRoot);
       if (plan.replacements.size === 0) return createEmptyDensityResult();
-      return { removals: [], replacements: plan.replacements, metadata: { ...plan.counts } };
+      // A copy: the plan's own map is handed out again while the history stays the same.
+      return { removals: [], replacements: new Map(plan.replacements), metadata: { ...plan.counts } };
     },
 
     expand: (history) => expandHistory(history),

@@ -47,13 +47,8 @@ const maximumCandidates = 16;
 const reminderStart = '<system-reminder>';
 const reminderEnd = '</system-reminder>';
 
-interface MutableCounts {
-  fileReadsDeduplicated: number;
-  toolResultsConsolidated: number;
-  lineRangesReferenced: number;
-  obsoleteStatesRemoved: number;
-  charactersSaved: number;
-}
+/** {@link LosslessCounts}, writable. */
+export type MutableCounts = { -readonly [Key in keyof LosslessCounts]: number };
 
 /** The block whose result (`source: 'result'`) or parameters (`source: 'call'`) are planned. */
 interface PlanTarget {
@@ -70,33 +65,6 @@ interface PlanTarget {
    * for none.
    */
   readonly keptTailLines: number;
-}
-
-/**
- * Indices of the `ai` entries of assistant turns (consecutive `ai` entries) holding signed or redacted thinking:
- * Anthropic wants such a turn back as it was, so its tool calls are never rewritten.
- */
-function findEntriesInSignedTurns(history: readonly HistoryEntry[]): Set<number> {
-  const entries = new Set<number>();
-  let turnStart = -1;
-  let signed = false;
-  const close = (end: number) => {
-    if (signed) for (let entry = turnStart; entry < end; entry++) entries.add(entry);
-    turnStart = -1;
-    signed = false;
-  };
-  history.forEach((entry, entryIndex) => {
-    if (entry.speaker !== 'ai') {
-      if (turnStart !== -1) close(entryIndex);
-      return;
-    }
-    if (turnStart === -1) turnStart = entryIndex;
-    signed ||= entry.blocks.some(
-      (block) => block.type === 'thinking' && (block.signature !== undefined || block.redacted === true),
-    );
-  });
-  if (turnStart !== -1) close(history.length);
-  return entries;
 }
 
 interface PlannedLeaf {
@@ -144,18 +112,99 @@ function displayRange(lines: readonly (string | undefined)[], from: number, coun
     : { first: from + 1, last: from + count, numbered: false };
 }
 
+/** What planning one entry gave: its rewritten form, if any, and what that rewrite did. */
+export interface EntryPlan {
+  /** The entry with references in place of repeated lines; undefined when nothing in it was rewritten. */
+  readonly replacement: HistoryEntry | undefined;
+  /** What rewriting this entry did (all zero when it was not rewritten). */
+  readonly counts: LosslessCounts;
+}
+
+/**
+ * Plans a history entry by entry, in order, keeping what it learned (the line index of everything shown so far):
+ * the state {@link planReferences} builds in its single pass, kept so that entries appended later cost only what
+ * they hold.
+ */
+export interface ReferencePlanner {
+  /**
+   * Plans the next entry: indexes its lines and rewrites the runs that repeat lines shown before it.
+   *
+   * @param entry - The entry at `entryIndex`; entries must be planned in order, each once.
+   * @param entryIndex - Its position in the history.
+   * @param inSignedTurn - Whether it belongs to an assistant turn with signed or redacted thinking (its tool calls
+   *   are then never rewritten).
+   */
+  planEntry(entry: HistoryEntry, entryIndex: number, inSignedTurn: boolean): EntryPlan;
+  /** `kind:id` of every block some reference of the entries planned so far points at; grows as entries are planned. */
+  readonly referencedSources: ReadonlySet<string>;
+  /** Remembers the state as it is now, for {@link ReferencePlanner.rollback}; the previous checkpoint is forgotten. */
+  checkpoint(): void;
+  /**
+   * Puts the state back as it was at the last checkpoint, as if the entries planned since had not been (the next
+   * entry planned is the first of those again).
+   *
+   * @throws Error when no checkpoint was taken.
+   */
+  rollback(): void;
+}
+
+const zeroCounts: LosslessCounts = Object.freeze({
+  fileReadsDeduplicated: 0,
+  toolResultsConsolidated: 0,
+  lineRangesReferenced: 0,
+  obsoleteStatesRemoved: 0,
+  charactersSaved: 0,
+});
+
+/**
+ * Whether each entry of `history[from..]` is an `ai` entry of an assistant turn (consecutive `ai` entries) holding
+ * signed or redacted thinking, as far as `history` goes: Anthropic wants such a turn back as it was, so its tool
+ * calls are never rewritten.
+ *
+ * @param history - The history.
+ * @param from - The first entry asked about; the scan starts at the turn holding it.
+ * @returns One flag per entry of `history[from..]`.
+ */
+export function findSignedTurnEntries(history: readonly HistoryEntry[], from = 0): boolean[] {
+  const flags = new Array<boolean>(Math.max(0, history.length - from)).fill(false);
+  let start = from;
+  while (start > 0 && history[start - 1]?.speaker === 'ai') start--;
+  let turnStart = -1;
+  let signed = false;
+  const close = (end: number) => {
+    if (signed) for (let entry = Math.max(turnStart, from); entry < end; entry++) flags[entry - from] = true;
+    turnStart = -1;
+    signed = false;
+  };
+  for (let entryIndex = start; entryIndex < history.length; entryIndex++) {
+    const entry = history[entryIndex] as HistoryEntry;
+    if (entry.speaker !== 'ai') {
+      if (turnStart !== -1) close(entryIndex);
+      continue;
+    }
+    if (turnStart === -1) turnStart = entryIndex;
+    signed ||= isSignedEntry(entry);
+  }
+  if (turnStart !== -1) close(history.length);
+  return flags;
+}
+
+/**
+ * Whether an entry holds signed or redacted thinking.
+ *
+ * @param entry - An entry.
+ * @returns True for an entry whose turn goes back to the provider unchanged.
+ */
+export function isSignedEntry(entry: HistoryEntry): boolean {
+  return entry.blocks.some((block) => block.type === 'thinking' && (block.signature !== undefined || block.redacted === true));
+}
+
 /**
  * Plans the references of a history (spec 004 FR-LC-001..003, and FR-LC-004's repeated status blocks): walks the
  * history once, indexing every line shown to the model — tool results, and the parameters of tool calls, as they
  * originally were — and replaces each run of lines in a new tool result (or call) that repeats lines shown before
  * it with a one-line marker. A run may cover lines its source shows as markers: references chain, and resolve in
  * order. The recipe to restore each rewritten block sits in its record.
- *
- * Only results not rewritten before are planned, and only to point backwards, so planning the history again after
- * new entries arrive rewrites only the new entries: the provider's prompt cache of everything before stays valid,
- * and planning a history in one go or turn by turn gives the same result. An error result keeps its last lines
- * verbatim (or all of it, with `keepErrorResults`); results of switched-off kinds, results whose call id is reused
- * and calls of a turn with signed thinking are never rewritten.
  *
  * @param history - The history; not modified.
  * @param options - Settings and workspace root.
@@ -167,6 +216,47 @@ function displayRange(lines: readonly (string | undefined)[], from: number, coun
  * ```
  */
 export function planReferences(history: readonly HistoryEntry[], options: PlanReferencesOptions): ReferencePlan {
+  const planner = createReferencePlanner(options);
+  const signed = findSignedTurnEntries(history);
+  const replacements = new Map<number, HistoryEntry>();
+  const counts = { ...zeroCounts };
+  history.forEach((entry, entryIndex) => {
+    const plan = planner.planEntry(entry, entryIndex, signed[entryIndex] === true);
+    if (plan.replacement === undefined) return;
+    replacements.set(entryIndex, plan.replacement);
+    addCounts(counts, plan.counts);
+  });
+  return { replacements, counts, referencedSources: new Set(planner.referencedSources) };
+}
+
+/**
+ * Adds `added` to `total`, key by key.
+ *
+ * @param total - Changed in place.
+ * @param added - Counts to add.
+ * @param sign - 1 to add, -1 to subtract.
+ */
+export function addCounts(total: MutableCounts, added: LosslessCounts, sign: 1 | -1 = 1): void {
+  total.fileReadsDeduplicated += sign * added.fileReadsDeduplicated;
+  total.toolResultsConsolidated += sign * added.toolResultsConsolidated;
+  total.lineRangesReferenced += sign * added.lineRangesReferenced;
+  total.obsoleteStatesRemoved += sign * added.obsoleteStatesRemoved;
+  total.charactersSaved += sign * added.charactersSaved;
+}
+
+/**
+ * Creates a {@link ReferencePlanner} with nothing indexed yet: planning every entry of a history in order with it
+ * gives {@link planReferences}'s result.
+ *
+ * @param options - Settings and workspace root.
+ * @returns The planner.
+ * @example
+ * ```ts
+ * const planner = createReferencePlanner({ settings, workspaceRoot: '/repo' });
+ * const { replacement } = planner.planEntry(history[0], 0, false);
+ * ```
+ */
+export function createReferencePlanner(options: PlanReferencesOptions): ReferencePlanner {
   const { settings, workspaceRoot } = options;
   const index = createLineIndex();
   const sourceByKey = new Map<string, number>();
@@ -177,16 +267,25 @@ export function planReferences(history: readonly HistoryEntry[], options: PlanRe
   const callsById = new Map<string, ToolCallBlock>();
   const semanticsOf = new Map<ToolCallBlock, ToolCallSemantics>();
   const descriptions = new Map<ToolCallBlock | undefined, SourceDescription>();
-  const replacements = new Map<number, HistoryEntry>();
   const referencedSources = new Set<string>();
-  const counts: MutableCounts = {
-    fileReadsDeduplicated: 0,
-    toolResultsConsolidated: 0,
-    lineRangesReferenced: 0,
-    obsoleteStatesRemoved: 0,
-    charactersSaved: 0,
-  };
+  // The counts of the entry being planned.
+  let counts: MutableCounts = { ...zeroCounts };
   const minimum = settings.minReferenceCharacters;
+  // Undo steps of what planning changed since the last checkpoint (sources added aside: the index drops those).
+  let journal: (() => void)[] | undefined;
+  let checkpointSources = 0;
+  const setUndoably = <Key, Value>(map: Map<Key, Value>, key: Key, value: Value): void => {
+    if (journal !== undefined) {
+      const had = map.has(key);
+      const previous = map.get(key);
+      journal.push(() => (had ? map.set(key, previous as Value) : map.delete(key)));
+    }
+    map.set(key, value);
+  };
+  const shadowUndoably = (kind: 'result' | 'call', id: string): void => {
+    const shadowed = index.shadow(kind, id);
+    if (journal !== undefined && shadowed.length > 0) journal.push(() => index.unshadow(shadowed));
+  };
 
   const semantics = (call: ToolCallBlock): ToolCallSemantics => {
     let known = semanticsOf.get(call);
@@ -209,11 +308,11 @@ export function planReferences(history: readonly HistoryEntry[], options: PlanRe
   /** Indexes a string; `copyOf` is the source it repeats whole, if any (for "Consolidated N operations"). */
   const addSource = (input: Parameters<LineIndex['add']>[0], copyOf: number | undefined): void => {
     const sourceNumber = index.add(input);
-    sourceByKey.set(sourceKey(input.source), sourceNumber);
+    setUndoably(sourceByKey, sourceKey(input.source), sourceNumber);
     if (copyOf === undefined) return;
     const first = firstCopyOf.get(copyOf) ?? copyOf;
-    firstCopyOf.set(sourceNumber, first);
-    operationsOf.set(first, (operationsOf.get(first) ?? 1) + 1);
+    setUndoably(firstCopyOf, sourceNumber, first);
+    setUndoably(operationsOf, first, (operationsOf.get(first) ?? 1) + 1);
   };
 
   /** Whether a result may be rewritten: its kind is switched on, and it is not an error kept verbatim. */
@@ -303,7 +402,10 @@ export function planReferences(history: readonly HistoryEntry[], options: PlanRe
 
   const noteReference = (reference: Pick<LineReference, 'source'>): void => {
     if (reference.source.kind === 'self') return;
-    referencedSources.add(`${reference.source.kind}:${reference.source.id}`);
+    const key = `${reference.source.kind}:${reference.source.id}`;
+    if (referencedSources.has(key)) return;
+    referencedSources.add(key);
+    journal?.push(() => referencedSources.delete(key));
   };
 
   /**
@@ -438,15 +540,14 @@ export function planReferences(history: readonly HistoryEntry[], options: PlanRe
     }
   };
 
-  const signedTurns = findEntriesInSignedTurns(history);
-
-  history.forEach((entry, entryIndex) => {
-    if (entry.speaker !== 'ai' && entry.speaker !== 'tool') return;
+  const planEntry = (entry: HistoryEntry, entryIndex: number, inSignedTurn: boolean): EntryPlan => {
+    if (entry.speaker !== 'ai' && entry.speaker !== 'tool') return { replacement: undefined, counts: zeroCounts };
+    counts = { ...zeroCounts };
     let blocks: ContentBlock[] | undefined;
     entry.blocks.forEach((block, blockIndex) => {
       if (block.type === 'tool_call') {
-        index.shadow('call', block.id);
-        callsById.set(block.id, block);
+        shadowUndoably('call', block.id);
+        setUndoably(callsById, block.id, block);
         if (!settings.referenceToolCallParameters && !settings.rewriteToolCallParameters) return;
         const { record, problem } = readLosslessRecord(block);
         // A superseded todo list is hidden behind its marker: nothing of it is visible.
@@ -459,7 +560,7 @@ export function planReferences(history: readonly HistoryEntry[], options: PlanRe
         const planned = planValue(block.parameters, {
           ...target,
           // Signed thinking goes back to the provider with its turn unchanged.
-          rewritable: () => settings.rewriteToolCallParameters && !signedTurns.has(entryIndex),
+          rewritable: () => settings.rewriteToolCallParameters && !inSignedTurn,
           keptTailLines: 0,
         });
         if (planned.references.length === 0) return;
@@ -477,7 +578,7 @@ export function planReferences(history: readonly HistoryEntry[], options: PlanRe
         return;
       }
       if (block.type !== 'tool_response') return;
-      index.shadow('result', block.callId);
+      shadowUndoably('result', block.callId);
       const call = callsById.get(block.callId);
       const { record, problem } = readLosslessRecord(block);
       // A block whose record does not parse is left alone and shows nothing reliable to point at.
@@ -507,8 +608,22 @@ export function planReferences(history: readonly HistoryEntry[], options: PlanRe
         }),
       };
     });
-    if (blocks !== undefined) replacements.set(entryIndex, { ...entry, blocks });
-  });
+    if (blocks === undefined) return { replacement: undefined, counts: zeroCounts };
+    return { replacement: { ...entry, blocks }, counts };
+  };
 
-  return { replacements, counts, referencedSources };
+  return {
+    planEntry,
+    referencedSources,
+    checkpoint() {
+      journal = [];
+      checkpointSources = index.sources.length;
+    },
+    rollback() {
+      if (journal === undefined) throw new Error('Expected a checkpoint before rollback(), found none');
+      for (let step = journal.length - 1; step >= 0; step--) (journal[step] as () => void)();
+      index.truncate(checkpointSources);
+      journal = [];
+    },
+  };
 }

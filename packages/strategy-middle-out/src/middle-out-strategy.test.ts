@@ -43,6 +43,12 @@ describe('createMiddleOutStrategy', () => {
     expect(textOf(result.newHistory[summaryIndex])).toContain('[Previous conversation summary]\nThe middle, summarized.');
   });
 
+  it("(FR-PR-003) should summarize with the condensing profile's prompt when one is given", async () => {
+    const summarizer = new MockSummarizer('summary');
+    await createMiddleOutStrategy().compress({ ...context(summarizer), condensingPrompt: 'The profile prompt.' });
+    expect(summarizer.calls[0]?.instructions).toMatch(/^The profile prompt\./);
+  });
+
   it('should keep the first user message in the head and never split a tool call from its result', async () => {
     const summarizer = new MockSummarizer('summary');
     const { given, result } = await applied(summarizer);

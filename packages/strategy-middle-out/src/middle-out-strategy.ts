@@ -11,12 +11,13 @@ import {
   buildSummaryInstructions,
   checkCompressionPreconditions,
   createSummaryEntry,
+  customPromptOf,
   findLatestUserRequest,
   isHarnessEntry,
   missingSummarizerResult,
   requestSummary,
-  summaryFailureResult,
   summaryCounts,
+  summaryFailureResult,
   typedPartOf,
 } from '@ctx/strategy-utils';
 import { findMiddle } from './find-middle.js';
@@ -101,7 +102,8 @@ export function createMiddleOutStrategy(settings?: MiddleOutSettingsInput): Comp
         entries: middle,
         instructions: buildSummaryInstructions({
           ...(context.activeTodos === undefined ? {} : { activeTodos: context.activeTodos }),
-          ...(resolved.customPrompt === undefined ? {} : { customPrompt: resolved.customPrompt }),
+          // FR-PR-003: the condensing profile's prompt, else this strategy's own, else the built-in one.
+          ...customPromptOf(context, resolved),
           maxSummaryTokens,
         }),
         maxSummaryTokens,

@@ -61,6 +61,14 @@ describe('createNativeStrategy', () => {
     expect(summarizer.calls[0]?.instructions).toMatch(/^List the decisions and the open questions\./);
   });
 
+  it("(FR-PR-003) should condense with the condensing profile's prompt before its own custom prompt", async () => {
+    const summarizer = new MockSummarizer('s');
+    const strategy = createNativeStrategy({ customPrompt: 'The strategy prompt.' });
+    await strategy.compress({ ...context(summarizer), condensingPrompt: 'The profile prompt.' });
+    expect(summarizer.calls[0]?.instructions).toMatch(/^The profile prompt\./);
+    expect(summarizer.calls[0]?.instructions).not.toContain('The strategy prompt.');
+  });
+
   it('should return missing-summarizer when neither a condensing nor a conversation summarizer is given', async () => {
     expect(await createNativeStrategy().compress(context())).toMatchObject({ type: 'no-op', reason: 'missing-summarizer' });
   });

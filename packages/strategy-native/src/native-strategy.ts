@@ -12,13 +12,14 @@ import {
   buildSummaryInstructions,
   checkCompressionPreconditions,
   createSummaryEntry,
+  customPromptOf,
   findSafeCutIndices,
   findThinkingToolLoopStart,
   missingSummarizerResult,
   requestSummary,
-  summaryFailureResult,
   summaryCounts,
   type SummaryFailure,
+  summaryFailureResult,
   type SummaryText,
 } from '@ctx/strategy-utils';
 import { nativeSettingsSchema, type NativeSettings, type NativeSettingsInput } from './native-settings.js';
@@ -102,7 +103,8 @@ export function createNativeStrategy(settings?: NativeSettingsInput, options: Na
       const maxSummaryTokens = resolved.maxSummaryTokens ?? Math.max(16, Math.min(8_192, Math.floor(getHistoryTokenTarget(context.budget) / 2)));
       const instructions = buildSummaryInstructions({
         ...(context.activeTodos === undefined ? {} : { activeTodos: context.activeTodos }),
-        ...(resolved.customPrompt === undefined ? {} : { customPrompt: resolved.customPrompt }),
+        // FR-PR-003: the condensing profile's prompt, else this strategy's own, else the built-in one.
+        ...customPromptOf(context, resolved),
         maxSummaryTokens,
       });
 

@@ -76,6 +76,12 @@ describe('createOneShotStrategy', () => {
     expect(summarizer.calls[0]?.instructions).not.toContain('<state_snapshot>');
   });
 
+  it("(FR-PR-003) should send the condensing profile's prompt before its own custom prompt", async () => {
+    const summarizer = new MockSummarizer('summary');
+    await createOneShotStrategy({ customPrompt: 'The strategy prompt.' }).compress({ ...context(summarizer), condensingPrompt: 'The profile prompt.' });
+    expect(summarizer.calls[0]?.instructions).toMatch(/^The profile prompt\./);
+  });
+
   it('should summarize an assistant turn still in its tool loop whole, thinking included, leaving no call without its result', async () => {
     const loop: HistoryEntry[] = [
       {

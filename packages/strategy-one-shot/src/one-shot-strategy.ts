@@ -11,11 +11,12 @@ import {
   buildSummaryInstructions,
   checkCompressionPreconditions,
   createSummaryEntry,
+  customPromptOf,
   findLatestUserRequest,
   missingSummarizerResult,
   requestSummary,
-  summaryFailureResult,
   summaryCounts,
+  summaryFailureResult,
 } from '@ctx/strategy-utils';
 import { oneShotSettingsSchema, type OneShotSettings, type OneShotSettingsInput } from './one-shot-settings.js';
 
@@ -79,7 +80,8 @@ export function createOneShotStrategy(settings?: OneShotSettingsInput): Compress
       const maxSummaryTokens = resolved.maxSummaryTokens ?? defaultSummaryTokens(context);
       const instructions = buildSummaryInstructions({
         ...(context.activeTodos === undefined ? {} : { activeTodos: context.activeTodos }),
-        ...(resolved.customPrompt === undefined ? {} : { customPrompt: resolved.customPrompt }),
+        // FR-PR-003: the condensing profile's prompt, else this strategy's own, else the built-in one.
+        ...customPromptOf(context, resolved),
         maxSummaryTokens,
       });
       const summary = await requestSummary({

@@ -90,7 +90,11 @@ async function chooseTranscripts(paths: readonly string[], io: CliIo): Promise<C
   return { transcripts: await readTranscriptFile(demoTranscriptPath), skipped: [], fileCount: 1, demo: true };
 }
 
-function toRow(transcript: LoadedTranscript, result: StrategyComparison): CompareResultRow {
+/**
+ * One row of `ctx compare --json` from a strategy's comparison on a transcript; `ctx serve` builds its rows with it
+ * too, so the page shows the same figures as the command line.
+ */
+export function toRow(transcript: LoadedTranscript, result: StrategyComparison): CompareResultRow {
   // A strategy that threw produced nothing: no after-figures, so it can never read as a valid, lossless result.
   const measured = result.outcome !== 'failed';
   const after = <T>(value: T): T | null => (measured ? value : null);
@@ -154,7 +158,7 @@ export async function runCompareCommand(paths: readonly string[], options: Compa
     throw new CliError(`--runs expects a whole number from 1 to ${MAX_RUNS}, got ${options.runs}`);
   }
   const strategies = await resolveStrategies(options);
-  const summarizer = createCliSummarizer(options);
+  const summarizer = await createCliSummarizer(options);
   const tokenCounter = createTokenCounter(await createTokenizer(options.tokenizer));
   const collected = await chooseTranscripts(paths, io);
   const { transcripts, demo } = collected;

@@ -95,7 +95,7 @@ export async function runCompressCommand(path: string, options: CompressCommandO
         });
   const strategies = await resolveStrategies(options);
   if (strategies.length === 0) throw new CliError('--strategy names no strategy');
-  const summarizer = createCliSummarizer(options);
+  const summarizer = await createCliSummarizer(options);
   requireSummarizerFor(strategies.map((create) => create()), summarizer);
   const tokenCounter = createTokenCounter(await createTokenizer(options.tokenizer));
   const transcript = await readOne(path, options.epoch);

@@ -103,6 +103,31 @@ describe.skipIf(corpus === undefined)('ctx cost on a recorded session', () => {
     expect(row?.cost?.total.cacheReadTokens).toBeLessThan(report.recorded.total.cacheReadTokens);
   });
 
+  it('FR-CO-003: should price one compaction of each LLM strategy with the session\'s model and a cheaper condensing model', async () => {
+    const session = join(corpus ?? '', 'claude-code', 'claude-code-viewer', '5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl');
+    const { code, stdout } = await ctx('cost', session, '--json', '--strategies', 'native,lossless', '--condensing-models', 'claude-haiku-4-5,claude-opus-4-1');
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as CostReport;
+    expect(report.condensing.map((comparison) => comparison.strategy)).toEqual(['native']);
+    const [native] = report.condensing;
+    expect(native?.conversationModel).toBe('claude-sonnet-4-20250514');
+    // The session's own model first, then the others cheapest first; haiku's prices are a third of Sonnet 4's.
+    expect(native?.rows.map((row) => row.model)).toEqual(['claude-sonnet-4-20250514', 'claude-haiku-4-5', 'claude-opus-4-1']);
+    expect(native?.rows[0]?.estimate.llmCalls).toBeGreaterThan(0);
+    expect(native?.rows[1]?.savingsShare).toBeCloseTo(2 / 3, 6);
+    expect(native?.rows[2]?.savingsUsd).toBeLessThan(0);
+    expect(native?.recommended).toBe('claude-haiku-4-5');
+  });
+
+  it('should replay each strategy again with cache-aware planning, unless --no-cache-aware', async () => {
+    const session = join(corpus ?? '', 'claude-code', 'claude-code-viewer', '5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl');
+    const aware = JSON.parse((await ctx('cost', session, '--json', '--strategies', 'high-density')).stdout) as CostReport;
+    expect(aware.strategies[0]?.cacheAware?.cost.total.usd).toBeGreaterThan(0);
+    expect(aware.strategies[0]?.cacheAware?.savedUsd).toBeCloseTo(aware.recorded.total.usd - (aware.strategies[0]?.cacheAware?.cost.total.usd ?? 0), 9);
+    const plain = await ctx('cost', session, '--strategies', 'high-density', '--no-cache-aware');
+    expect(plain.stdout).not.toContain('USD cache-aware');
+  });
+
   it('should report a strategy that cannot fit the window as failed with its reason, and exit 1', async () => {
     const session = join(corpus ?? '', 'claude-code', 'claude-code-viewer', '5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl');
     const { code, stdout } = await ctx('cost', session, '--strategies', 'sliding-window', '--window', '20000');

@@ -3,6 +3,7 @@ import type { CliIo } from '../cli-io.js';
 import type { CostReport } from '../cost/cost-report.js';
 import { formatCostReport } from '../cost/format-cost-report.js';
 import { sumCostByModel } from '../cost/model-cost-sums.js';
+import { estimateCondensingCosts } from '../cost/estimate-condensing-costs.js';
 import { readCostSessions } from '../cost/read-cost-sessions.js';
 import { simulateCompressedCost } from '../cost/simulate-compressed-cost.js';
 import { resolveStrategies, type StrategyCommandOptions } from '../resolve-strategies.js';
@@ -16,12 +17,20 @@ export interface CostCommandOptions extends StrategyCommandOptions {
   /** The model's context window in its tokens (default {@link defaultCostWindow}). */
   readonly window?: number;
   readonly json: boolean;
+  /** Replay each strategy a second time with cache-aware planning (default true; `--no-cache-aware`). */
+  readonly cacheAware?: boolean;
+  /** Comma-separated Anthropic model ids to price LLM strategies' condensation with (default {@link defaultCondensingModels}). */
+  readonly condensingModels?: string;
 }
+
+/** The condensing models LLM strategies are priced with besides the session's own: Anthropic's cheapest current one. */
+export const defaultCondensingModels = 'claude-haiku-4-5';
 
 /**
  * `ctx cost <session…>`: what recorded Claude Code sessions cost, per model and in total, with each API call counted
  * once as ccusage counts it; and what they would have cost with each deterministic strategy or preset, replayed turn
- * by turn (LLM strategies are listed as needing a model).
+ * by turn (LLM strategies are listed as needing a model), and again with the orchestrator's cache-aware planning, which
+ * declines compactions that cost more in prompt-cache writes than they save.
  *
  * @returns 0, or 1 when a strategy failed on a session (the report is still printed).
  * @throws `UsageError` for unknown strategies or presets (exit 2); `CliError` for a path that is not a readable
@@ -41,6 +50,17 @@ export async function runCostCommand(paths: readonly string[], options: CostComm
     strategies,
     tokenCounter,
     window,
+    cacheAware: options.cacheAware ?? true,
+  });
+  const condensing = await estimateCondensingCosts({
+    sessions: read.sessions,
+    strategies,
+    models: (options.condensingModels ?? defaultCondensingModels)
+      .split(',')
+      .map((model) => model.trim())
+      .filter((model) => model !== ''),
+    tokenCounter,
+    window,
   });
   const report: CostReport = {
     files: read.files,
@@ -48,6 +68,7 @@ export async function runCostCommand(paths: readonly string[], options: CostComm
     recorded,
     simulation: { window, replayedCalls: simulated.replayedCalls, tokenizer: tokenizer.name },
     strategies: simulated.strategies,
+    condensing,
   };
   io.stdout(options.json ? JSON.stringify(report, null, 2) : formatCostReport(report));
   return simulated.strategies.some((row) => row.outcome === 'failed') ? 1 : 0;

@@ -1,3 +1,4 @@
+import type { CondensingCost } from './estimate-condensing-costs.js';
 import type { CostSums } from './model-cost-sums.js';
 import type { StrategyCost } from './simulate-compressed-cost.js';
 
@@ -20,4 +21,9 @@ export interface CostReport {
   };
   /** One row per strategy or preset, in the order asked. */
   readonly strategies: readonly StrategyCost[];
+  /**
+   * What one compaction by each LLM strategy would cost with each condensing model (spec 004 FR-CO-003), estimated
+   * without calling a model; empty when no LLM strategy was asked for.
+   */
+  readonly condensing: readonly CondensingCost[];
 }

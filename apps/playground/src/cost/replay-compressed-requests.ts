@@ -4,6 +4,7 @@ import {
   type CompressionOrchestrator,
   type CompressionStrategy,
   type Conversation,
+  type CostModel,
   type HistoryEntry,
   type TokenCounter,
 } from '@ctx/core';
@@ -28,6 +29,8 @@ export interface CompressedReplay {
   readonly requests: readonly ReplayedRequest[];
   /** Calls before which the strategy changed entries the previous request had sent (the cache prefix broke early). */
   readonly rewrites: number;
+  /** Passes the orchestrator's cache-aware planning declined because they did not pay (with `costModel` only). */
+  readonly declined: number;
 }
 
 /** Options of {@link replayCompressedRequests}. */
@@ -47,6 +50,11 @@ export interface ReplayCompressedRequestsOptions {
    * call, as an application feeds it the response's usage, so it calibrates against the real tokenizer.
    */
   readonly providerTokens?: (call: RecordedModelCall, tokens: number) => number;
+  /**
+   * Prices the conversation's model: the orchestrator then plans cache-aware and declines compactions that cost more
+   * in prompt-cache rewrites than they save (see `createCompressionOrchestrator`'s `cachePlanning`).
+   */
+  readonly costModel?: CostModel;
 }
 
 /** What is sent of an entry: the fingerprint two requests are compared by. */
@@ -76,11 +84,20 @@ function createFingerprint(): (entry: HistoryEntry) => string {
  */
 export async function replayCompressedRequests(options: ReplayCompressedRequestsOptions): Promise<CompressedReplay> {
   const { conversation, tokenCounter } = options;
+  let declined = 0;
   const history = new HistoryService({ tokenCounter, system: conversation.system, tools: conversation.tools });
   const orchestrator: CompressionOrchestrator | undefined =
     options.strategy === undefined
       ? undefined
-      : createCompressionOrchestrator({ history, strategies: [guardStrategyCalls(options.strategy)], contextLimit: options.window });
+      : createCompressionOrchestrator({
+          history,
+          strategies: [guardStrategyCalls(options.strategy)],
+          contextLimit: options.window,
+          ...(options.costModel === undefined ? { cachePlanning: false } : { costModel: options.costModel }),
+          onReport: (report) => {
+            declined += report.passes.filter((pass) => pass.reason === 'does-not-pay').length;
+          },
+        });
   const callsByEntry = new Map(options.calls.map((call) => [call.entryIndex, call]));
   const fingerprint = createFingerprint();
   const requests: ReplayedRequest[] = [];
@@ -127,5 +144,5 @@ export async function replayCompressedRequests(options: ReplayCompressedRequests
   } finally {
     orchestrator?.dispose();
   }
-  return { requests, rewrites };
+  return { requests, rewrites, declined };
 }

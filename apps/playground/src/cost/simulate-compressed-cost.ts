@@ -34,6 +34,18 @@ export interface StrategyCost {
   readonly savedUsd?: number;
   /** Calls before which the strategy changed entries already sent, so the cache prefix broke early. */
   readonly rewrites: number;
+  /**
+   * The same strategy with the orchestrator planning cache-aware (priced at each session's main model): compactions
+   * that would cost more in prompt-cache writes than they save over the next calls are declined. Present when the
+   * simulation ran with `cacheAware` and the strategy was simulated.
+   */
+  readonly cacheAware?: {
+    readonly cost: CostSums;
+    readonly savedUsd: number;
+    readonly rewrites: number;
+    /** Passes declined because they did not pay. */
+    readonly declined: number;
+  };
 }
 
 /** Options of {@link simulateCompressedCost}. */
@@ -47,6 +59,8 @@ export interface SimulateCompressedCostOptions {
   readonly tokenCounter: TokenCounter;
   /** The model's context window, in its tokens. */
   readonly window: number;
+  /** Also replay each strategy with cache-aware planning (`StrategyCost.cacheAware`). */
+  readonly cacheAware?: boolean;
 }
 
 /**
@@ -135,6 +149,15 @@ export async function simulateCompressedCost(options: SimulateCompressedCostOpti
       lookup,
     );
   };
+  /** The model most of a session's billed calls went to: the one whose cache the planner weighs. */
+  const mainModel = (session: CostSession) => {
+    const calls = new Map<string, number>();
+    for (const call of session.billed.values()) {
+      if (call.model !== undefined) calls.set(call.model, (calls.get(call.model) ?? 0) + 1);
+    }
+    const [model] = [...calls].sort((left, right) => right[1] - left[1])[0] ?? [];
+    return model === undefined ? undefined : lookup(model);
+  };
   const row = (strategy: string, replays: ReadonlyMap<CostSession, CompressedReplay>): StrategyCost => {
     const cost = price(replays);
     return {
@@ -153,30 +176,53 @@ export async function simulateCompressedCost(options: SimulateCompressedCostOpti
       strategies.push({ strategy: probe.name, outcome: 'needs-model', rewrites: 0 });
       continue;
     }
-    const replays = new Map<CostSession, CompressedReplay>();
-    const failures: string[] = [];
-    for (const session of options.sessions) {
-      const uncompressed = baselines.get(session);
-      const billed = session.billed;
-      try {
-        replays.set(
-          session,
-          await replayCompressedRequests({
-            conversation: session.conversation,
-            calls: session.calls,
-            tokenCounter: options.tokenCounter,
-            window: options.window,
-            strategy: create(),
-            providerTokens: (call, tokens) => {
-              const usage = billed.get(call.messageId)?.usage;
-              const before = uncompressed?.get(call.messageId)?.tokens ?? 0;
-              return usage === undefined || before === 0 ? tokens : Math.round((recordedInput(usage) * tokens) / before);
-            },
-          }),
-        );
-      } catch (error) {
-        if (!CtxError.isInstance(error)) throw error;
-        failures.push(`${session.label}: ${oneLine(error)}`);
+    const replayAll = async (cacheAware: boolean) => {
+      const replays = new Map<CostSession, CompressedReplay>();
+      const failures: string[] = [];
+      for (const session of options.sessions) {
+        const uncompressed = baselines.get(session);
+        const billed = session.billed;
+        const costModel = cacheAware ? mainModel(session) : undefined;
+        try {
+          replays.set(
+            session,
+            await replayCompressedRequests({
+              conversation: session.conversation,
+              calls: session.calls,
+              tokenCounter: options.tokenCounter,
+              window: options.window,
+              strategy: create(),
+              ...(costModel === undefined ? {} : { costModel }),
+              providerTokens: (call, tokens) => {
+                const usage = billed.get(call.messageId)?.usage;
+                const before = uncompressed?.get(call.messageId)?.tokens ?? 0;
+                return usage === undefined || before === 0 ? tokens : Math.round((recordedInput(usage) * tokens) / before);
+              },
+            }),
+          );
+        } catch (error) {
+          if (!CtxError.isInstance(error)) throw error;
+          failures.push(`${session.label}: ${oneLine(error)}`);
+        }
+      }
+      return { replays, failures };
+    };
+    const { replays, failures } = await replayAll(false);
+    if (failures.length === 0 && options.cacheAware === true) {
+      const aware = await replayAll(true);
+      if (aware.failures.length === 0) {
+        const plain = row(probe.name, replays);
+        const cost = price(aware.replays);
+        strategies.push({
+          ...plain,
+          cacheAware: {
+            cost,
+            savedUsd: options.recorded.total.usd - cost.total.usd,
+            rewrites: [...aware.replays.values()].reduce((sum, replay) => sum + replay.rewrites, 0),
+            declined: [...aware.replays.values()].reduce((sum, replay) => sum + replay.declined, 0),
+          },
+        });
+        continue;
       }
     }
     strategies.push(

@@ -8,6 +8,7 @@ import { ToolPairingError } from '../errors/tool-pairing-error.js';
 import type { DensityResult } from '../strategy/density-result.js';
 import { ai, human, toolCall, toolResult } from '../test-support/entries.js';
 import { createWordTokenizer } from '../test-support/word-tokenizer.js';
+import type { ContentBlock } from './content-block.js';
 import type { HistoryEntry } from './history-entry.js';
 import { HistoryService, type HistoryEvent } from './history-service.js';
 import { parseConversation, parseHistory } from './parse-history.js';
@@ -275,6 +276,51 @@ describe('HistoryService', () => {
       tokenizer.calls.length = 0;
       await history.applyDensityResult(density([0], [[2, human('replaced text')]]));
       expect(tokenizer.calls).toEqual(['replaced text']);
+    });
+
+    it('should count only the new blocks of a replacement rebuilt from stored blocks', async () => {
+      const tokenizer = createWordTokenizer();
+      const history = new HistoryService({ tokenizer });
+      history.addAll([
+        human('read both files'),
+        { speaker: 'ai', blocks: [{ type: 'text', text: 'reading them now' }, { type: 'tool_call', id: 'c1', name: 'Read', parameters: { path: 'a.ts' } }] },
+        toolResult('c1', 'export const a = 1;'),
+      ]);
+      await history.waitForTokenUpdates();
+      tokenizer.calls.length = 0;
+      const [, turn] = history.getRawHistory();
+      const rebuilt: HistoryEntry = { speaker: 'ai', blocks: [{ type: 'text', text: 'short' }, turn?.blocks[1] as ContentBlock] };
+      await history.applyDensityResult(density([], [[1, rebuilt]]));
+      expect(tokenizer.calls).toEqual(['short']);
+      expect(history.getAll()[1]?.blocks[1]).toBe(turn?.blocks[1]);
+    });
+
+    it('should refuse a result whose replacement mixes stored blocks with an invalid one, leaving the history as it was', async () => {
+      const history = await fiveEntries();
+      const before = history.getRawHistory();
+      const tokensBefore = history.getTotalTokens();
+      const stored = before[1]?.blocks[0] as ContentBlock;
+      const bad = { speaker: 'ai', blocks: [stored, { type: 'tool_call', id: '', name: 'Read', parameters: {} }] };
+      const error = await history
+        .applyDensityResult(density([0], [[1, bad as HistoryEntry], [2, human('fine')]]))
+        .catch((caught: unknown) => caught);
+      expect(CompressionStrategyError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toMatch(/replacements\[1\]\.blocks\[1\]\.id/);
+      expect(history.getRawHistory()).toBe(before);
+      expect(history.getTotalTokens()).toBe(tokensBefore);
+    });
+
+    it('should store a replacement the caller can no longer change, even when it reuses stored blocks', async () => {
+      const history = await fiveEntries();
+      const stored = history.getRawHistory()[1]?.blocks[0] as ContentBlock;
+      const added = { type: 'text' as const, text: 'added' };
+      const replacement = { speaker: 'ai' as const, blocks: [stored, added] };
+      await history.applyDensityResult(density([], [[1, replacement]]));
+      added.text = 'changed afterwards';
+      replacement.blocks.pop();
+      const kept = history.getAll()[1];
+      expect(kept?.blocks).toEqual([stored, { type: 'text', text: 'added' }]);
+      expect(Object.isFrozen(kept?.blocks[1])).toBe(true);
     });
 
     it('ERR-010 / BR-CONFLICT-001: should reject an index that is both removed and replaced, leaving the history as it was', async () => {

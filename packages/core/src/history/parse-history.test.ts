@@ -220,6 +220,74 @@ describe('parseHistoryEntry', () => {
   });
 });
 
+describe('parseHistoryEntry (parts validated before)', () => {
+  const parsedTurn = () =>
+    parseHistoryEntry({
+      speaker: 'ai',
+      blocks: [
+        { type: 'text', text: 'Reading both files' },
+        { type: 'tool_call', id: 'call-1', name: 'Read', parameters: { path: 'a.ts', range: { from: 1, to: 9 } } },
+      ],
+      metadata: { id: 'msg-1', providerMetadata: { anthropic: { cacheControl: { type: 'ephemeral' } } } },
+    });
+
+  it('should keep the blocks and metadata of a parsed entry as the same objects in an entry rebuilt from them', () => {
+    const entry = parsedTurn();
+    const rebuilt = parseHistoryEntry({ ...entry, blocks: [...entry.blocks, { type: 'text', text: 'Done.' }] });
+    expect(rebuilt).not.toBe(entry);
+    expect(rebuilt.blocks[0]).toBe(entry.blocks[0]);
+    expect(rebuilt.blocks[1]).toBe(entry.blocks[1]);
+    expect(rebuilt.metadata).toBe(entry.metadata);
+    expect(rebuilt.blocks[2]).toEqual({ type: 'text', text: 'Done.' });
+    expect(Object.isFrozen(rebuilt.blocks[2])).toBe(true);
+  });
+
+  it('should validate a changed copy of a parsed block, not trust it', () => {
+    const entry = parsedTurn();
+    const [text, call] = entry.blocks;
+    const changed = { ...entry, blocks: [text, { ...call, id: '' }] };
+    expect(pathsOf(() => parseHistoryEntry(changed))).toEqual(['entry.blocks[1].id']);
+    const wrongType = { ...entry, blocks: [{ ...text, text: 42 }, call] };
+    expect(pathsOf(() => parseHistoryEntry(wrongType))).toEqual(['entry.blocks[0].text']);
+  });
+
+  it('should validate an unfrozen look-alike of a parsed entry, not trust it', () => {
+    const lookAlike = { ...parsedTurn(), speaker: 'robot' };
+    expect(pathsOf(() => parseHistoryEntry(lookAlike))).toEqual(['entry.speaker']);
+  });
+
+  it('should still check where a parsed block sits: a tool call moved into a human entry is refused', () => {
+    const call = parsedTurn().blocks[1];
+    expect(pathsOf(() => parseHistoryEntry({ speaker: 'human', blocks: [call] }))).toEqual(['entry.blocks[0].type']);
+  });
+
+  it('should validate a parsed block passed where a JSON value or metadata is expected as any other value', () => {
+    const [text] = parsedTurn().blocks;
+    // A block is a valid JSON value: it is copied as JSON, and the copy is not mistaken for a block later.
+    const entry = parseHistoryEntry({ speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'c', toolName: 'x', result: text }] });
+    const block = entry.blocks[0];
+    const result = block?.type === 'tool_response' ? block.result : undefined;
+    expect(result).toEqual(text);
+    expect(pathsOf(() => parseHistoryEntry({ speaker: 'human', blocks: [{ type: 'text', text: 'hi' }], metadata: text }))).toEqual([
+      'entry.metadata',
+    ]);
+  });
+
+  it('should never let a caller reach a stored entry through the objects it rebuilt the entry from', () => {
+    const entry = parsedTurn();
+    const parameters = { path: 'b.ts', flags: ['-n'] };
+    const rebuilt = parseHistoryEntry({
+      ...entry,
+      blocks: [...entry.blocks, { type: 'tool_call', id: 'call-2', name: 'Read', parameters }],
+    });
+    parameters.flags.push('-r');
+    parameters.path = 'c.ts';
+    const block = rebuilt.blocks[2];
+    expect(block?.type === 'tool_call' ? block.parameters : undefined).toEqual({ path: 'b.ts', flags: ['-n'] });
+    expect(Object.isFrozen(parameters)).toBe(false);
+  });
+});
+
 describe('parseHistory', () => {
   it('should return a frozen copy of a valid history and leave the input unchanged', () => {
     const input = toolTurn();

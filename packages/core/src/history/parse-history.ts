@@ -8,15 +8,10 @@ import {
   type Conversation,
   type ToolDefinition,
 } from './conversation.js';
+import { copyValidEntry } from './copy-valid-entry.js';
 import { deepFreeze } from './deep-freeze.js';
 import { historyEntrySchema, type HistoryEntry } from './history-entry.js';
-
-/**
- * Entries this module validated and froze. A frozen entry cannot have changed since, so it is passed through
- * as-is: rebuilding a history from mostly-kept entries (compression, density edits) revalidates only what is new,
- * and keeps entry identity, which is what the per-entry token cache is keyed by.
- */
-const validatedEntries = new WeakSet<object>();
+import { markValidated } from './validated-objects.js';
 
 type ParseOutcome<T> = { readonly value: T } | { readonly issues: readonly ValidationIssue[]; readonly cause: unknown };
 
@@ -37,6 +32,24 @@ function validate<T>(schema: z.ZodType<T>, input: unknown, rootPath: string): Pa
   return { value: deepFreeze(structuredClone(result.data)) };
 }
 
+/**
+ * Validates one entry and returns its frozen private copy. Entries and parts this module validated before are frozen
+ * and cannot have changed since, so they are reused as they are: rebuilding a history from mostly-kept entries
+ * (compression, density edits) validates only what is new, and keeps the identity of what is kept, which is what
+ * the token counter's caches are keyed by. Well-formed input takes a single checking, copying and freezing walk
+ * ({@link copyValidEntry}); anything else goes through the schema, which reports every problem.
+ */
+function validateEntry(input: unknown, rootPath: string): ParseOutcome<HistoryEntry> {
+  const copy = copyValidEntry(input);
+  if (copy !== undefined) return { value: copy };
+  const outcome = validate(historyEntrySchema, input, rootPath);
+  if ('value' in outcome) {
+    markValidated(outcome.value, 'entry');
+    for (const block of outcome.value.blocks) markValidated(block, 'block');
+  }
+  return outcome;
+}
+
 function parseWith<T>(schema: z.ZodType<T>, input: unknown, rootPath: string): T {
   const outcome = validate(schema, input, rootPath);
   if ('issues' in outcome) throw new InvalidHistoryError({ issues: outcome.issues, cause: outcome.cause });
@@ -53,17 +66,12 @@ function parseEntries(input: unknown, rootPath: string): readonly HistoryEntry[]
   const issues: ValidationIssue[] = [];
   const causes: unknown[] = [];
   input.forEach((item: unknown, index) => {
-    if (typeof item === 'object' && item !== null && validatedEntries.has(item)) {
-      entries.push(item as HistoryEntry);
-      return;
-    }
-    const outcome = validate(historyEntrySchema, item, `${rootPath}[${index}]`);
+    const outcome = validateEntry(item, `${rootPath}[${index}]`);
     if ('issues' in outcome) {
       issues.push(...outcome.issues);
       causes.push(outcome.cause);
       return;
     }
-    validatedEntries.add(outcome.value);
     entries.push(outcome.value);
   });
   if (issues.length > 0) throw new InvalidHistoryError({ issues, cause: causes[0] });
@@ -86,10 +94,9 @@ function describe(value: unknown): string {
  * @throws {@link InvalidHistoryError} naming every path that failed, e.g. `entry.blocks[0].callId`.
  */
 export function parseHistoryEntry(input: unknown, path = 'entry'): HistoryEntry {
-  if (typeof input === 'object' && input !== null && validatedEntries.has(input)) return input as HistoryEntry;
-  const entry = parseWith(historyEntrySchema, input, path);
-  validatedEntries.add(entry);
-  return entry;
+  const outcome = validateEntry(input, path);
+  if ('issues' in outcome) throw new InvalidHistoryError({ issues: outcome.issues, cause: outcome.cause });
+  return outcome.value;
 }
 
 /**

@@ -1,6 +1,10 @@
+import { meterSummarizer, type MeteredSummarizer } from '../cost/meter-summarizer.js';
 import { ContextWindowExceededError } from '../errors/context-window-exceeded-error.js';
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
+import type { HistoryEntry } from '../history/history-entry.js';
 import type { HistoryService } from '../history/history-service.js';
+import { parseApiProfiles, type ApiProfile } from '../profiles/api-profile.js';
+import { selectCondensingProfile, type SelectedCondensingProfile } from '../profiles/select-condensing-profile.js';
 import {
   parseCompressionSettings,
   type CompressionSettings,
@@ -9,6 +13,7 @@ import {
 import { getHistoryTokenTarget } from '../strategy/compression-budget.js';
 import type { StrategyWarning } from '../strategy/compression-result.js';
 import type { CompressionStrategy } from '../strategy/compression-strategy.js';
+import type { CostModel } from '../strategy/cost-model.js';
 import { createStrategyRegistry, type StrategyRegistry } from '../strategy/strategy-registry.js';
 import type { Summarizer } from '../strategy/summarizer.js';
 import type { Todo } from '../strategy/todo.js';
@@ -18,6 +23,7 @@ import {
   type CalibrationState,
   type TokenCalibrationOptions,
 } from '../tokens/token-calibration.js';
+import { createCachePlanner, type CachePlanningOptions } from './cache-planner.js';
 import { resolveEffectiveSettings, type EffectiveCompressionSettings } from './effective-settings.js';
 import { createNoProgressGuard, type AttemptShape } from './no-progress-guard.js';
 import { decideTurn, planRequestBudget, type RequestBudget } from './plan-request-budget.js';
@@ -33,8 +39,35 @@ export interface CompressionOrchestratorOptions {
   readonly history: HistoryService;
   /** The strategies that may be selected, as a registry or a list. */
   readonly strategies: StrategyRegistry | readonly CompressionStrategy[];
-  /** The model's context window, in the provider's tokens. */
-  readonly contextLimit: number;
+  /**
+   * The model's context window, in the provider's tokens. Optional with `profiles`: the active profile's
+   * `contextWindow` is used then.
+   */
+  readonly contextLimit?: number;
+  /**
+   * API profiles (spec 004 FR-PR-001): the conversation runs on the one `compression.profile` names (the first by
+   * default), LLM strategies condense with the one `compression.condensingProfile` names (FR-PR-002: falling back
+   * to the conversation's). A profile supplies the window, the reserved output tokens, its threshold (FR-TH-001),
+   * the cost model and the summarizer; `contextLimit`, `summarizer` and `costModel` given here are used where the
+   * profile has none. Validated at creation.
+   */
+  readonly profiles?: readonly ApiProfile[];
+  /**
+   * Prices the conversation's model. With one, cache-aware planning is on: see `cachePlanning`. Each pass also
+   * reports what its summarizer calls cost.
+   */
+  readonly costModel?: CostModel;
+  /**
+   * Cache-aware planning, on when a cost model is known (here or in the active profile). A compaction rewrites the
+   * provider's cached prompt from its first changed entry, so the next call writes that part to the cache instead
+   * of reading it. Before applying a density result or a compression triggered by the threshold while the request
+   * still fits, the orchestrator weighs what it saves over the next calls against that rewrite and the summarizer
+   * calls (estimated before they are made, see `estimateStrategyCost`), and declines what does not pay: the pass is
+   * a `does-not-pay` no-op whose `economics` and message say why. A forced compression, the emergency path and a
+   * density pass in a turn that compresses anyway are never declined. `false` turns it off.
+   * @default { horizonTurns: 'auto', minimumHorizonTurns: 10 }
+   */
+  readonly cachePlanning?: CachePlanningOptions | false;
   /**
    * What compression aims for, in tokens of the whole request. By default `threshold × contextLimit × 0.6`
    * (spec 000 BR-THRESH-004); set it to compress to a fixed budget instead.
@@ -179,6 +212,10 @@ export interface CompressionOrchestrator {
 
 const integer = new Intl.NumberFormat('en-US');
 
+function invalidOption(path: string, message: string): InvalidSettingsError {
+  return new InvalidSettingsError({ issues: [{ path, message }] });
+}
+
 /**
  * Creates a {@link CompressionOrchestrator}.
  *
@@ -202,10 +239,10 @@ const integer = new Intl.NumberFormat('en-US');
 export function createCompressionOrchestrator(options: CompressionOrchestratorOptions): CompressionOrchestrator {
   const { history } = options;
   const registry = 'register' in options.strategies ? options.strategies : createStrategyRegistry(options.strategies);
-  if (!(Number.isFinite(options.contextLimit) && options.contextLimit > 0)) {
-    throw new InvalidSettingsError({
-      issues: [{ path: 'contextLimit', message: `Expected a positive number of tokens, got ${options.contextLimit}` }],
-    });
+  const profiles = options.profiles === undefined ? undefined : parseApiProfiles(options.profiles);
+  if (profiles?.length === 0) throw invalidOption('profiles', 'Expected at least one API profile, got none');
+  if (options.contextLimit === undefined ? profiles === undefined : !(Number.isFinite(options.contextLimit) && options.contextLimit > 0)) {
+    throw invalidOption('contextLimit', `Expected a positive number of tokens (or API profiles with a context window), got ${options.contextLimit}`);
   }
   if (options.targetTokens !== undefined && !(Number.isInteger(options.targetTokens) && options.targetTokens >= 0)) {
     throw new InvalidSettingsError({
@@ -216,8 +253,83 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
   const workspaceRoot = options.workspaceRoot ?? '/';
   const calibration = createTokenCalibration(options.calibration);
   const estimator = createRequestEstimator(history, calibration);
-  const guard = createNoProgressGuard(retryAfterGrowth * options.contextLimit);
-  let settings = parseCompressionSettings(options.settings, { strategies: registry });
+  // With profiles, the conversation runs on the first one unless the settings name another.
+  const parseSettings = (input: CompressionSettingsInput | undefined): CompressionSettings => {
+    const parsed = parseCompressionSettings(
+      profiles !== undefined && input?.['compression.profile'] === undefined
+        ? { ...input, 'compression.profile': profiles[0]!.id }
+        : input,
+      { strategies: registry },
+    );
+    // Throws when the conversation profile does not exist: nothing can run without it.
+    if (profiles !== undefined) selectCondensingProfile(profileSelection(parsed));
+    return parsed;
+  };
+  const profileSelection = (current: CompressionSettings) => ({
+    profiles: profiles ?? [],
+    conversationProfile: current['compression.profile'],
+    condensingProfile: current['compression.condensingProfile'],
+  });
+  let settings = parseSettings(options.settings);
+  const activeProfile = (): ApiProfile | undefined =>
+    profiles?.find((profile) => profile.id === settings['compression.profile']);
+  const contextLimit = (): number => activeProfile()?.contextWindow ?? options.contextLimit!;
+  const guard = createNoProgressGuard(retryAfterGrowth * contextLimit());
+  // Condensation: the condensing profile's summarizer (FR-PR-002), metered so each pass reports its calls.
+  let condensing:
+    | { key: string; selected: SelectedCondensingProfile | undefined; meter: MeteredSummarizer | undefined; reported: boolean }
+    | undefined;
+  const condensation = () => {
+    const key = `${settings['compression.profile']}\u0000${settings['compression.condensingProfile'] ?? ''}`;
+    if (condensing?.key !== key) {
+      const selected = profiles === undefined ? undefined : selectCondensingProfile(profileSelection(settings));
+      const summarizer = selected?.summarizer ?? options.summarizer;
+      condensing = {
+        key,
+        selected,
+        meter: summarizer === undefined ? undefined : meterSummarizer(summarizer, history.tokenCounter),
+        reported: false,
+      };
+    }
+    return condensing;
+  };
+  const conversationCostModel = (): CostModel | undefined => activeProfile()?.costModel ?? options.costModel;
+  const condensingCostModel = (): CostModel | undefined =>
+    condensation().selected?.profile?.costModel ?? conversationCostModel();
+  const planner =
+    options.cachePlanning === false
+      ? undefined
+      : createCachePlanner({
+          history,
+          horizonTurns: () => {
+            const horizon = options.cachePlanning === false ? undefined : options.cachePlanning?.horizonTurns;
+            if (typeof horizon === 'number') return horizon;
+            const minimum = options.cachePlanning === false ? 10 : (options.cachePlanning?.minimumHorizonTurns ?? 10);
+            return Math.max(minimum, sends);
+          },
+          conversationCostModel,
+          condensingCostModel,
+          outputRatio: () => condensation().meter?.outputRatio(),
+          cachedTokens: () => {
+            if (lastSent.length === 0) return 0;
+            const current = history.getCurated();
+            let same = 0;
+            while (same < current.length && same < lastSent.length && current[same] === lastSent[same]) same += 1;
+            return history.getOverheadTokens() + history.tokenCounter.countEntries(current.slice(0, same));
+          },
+        });
+  // The history the last request sent: the provider's prompt cache holds it (cache-aware planning).
+  let lastSent: readonly HistoryEntry[] = [];
+  // Requests sent so far: the conversation's length in calls, for the `auto` horizon.
+  let sends = 0;
+  const takeSummarizerCalls = () => {
+    const calls = condensation().meter?.take() ?? [];
+    const costModel = condensingCostModel();
+    return {
+      calls,
+      usd: costModel === undefined ? undefined : calls.reduce((sum, call) => sum + costModel.price(call.usage), 0),
+    };
+  };
   let thresholdOverride: number | undefined;
   // Starts dirty: content may already be there (spec 000 §2a "init → dirty = true").
   let densityDirty = true;
@@ -257,19 +369,27 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
   // Fail at creation, not on the first turn, when no strategy can be selected.
   getActiveStrategy();
 
-  const getEffectiveSettings = (profile = settings['compression.profile']): EffectiveCompressionSettings =>
-    resolveEffectiveSettings({
+  const getEffectiveSettings = (profile = settings['compression.profile']): EffectiveCompressionSettings => {
+    const ofProfile = profiles?.find((candidate) => candidate.id === profile);
+    // A profile's own threshold, unless compression.profileThresholds names it (FR-TH-001).
+    const fromProfiles = Object.fromEntries(
+      (profiles ?? []).flatMap((candidate) => (candidate.threshold === undefined ? [] : [[candidate.id, candidate.threshold]])),
+    );
+    const effective = resolveEffectiveSettings({
       strategy: getActiveStrategy(),
-      settings,
+      settings: { ...settings, 'compression.profileThresholds': { ...fromProfiles, ...settings['compression.profileThresholds'] } },
       profile,
       thresholdOverride,
-      contextLimit: options.contextLimit,
+      contextLimit: ofProfile?.contextWindow ?? options.contextLimit ?? contextLimit(),
       workspaceRoot,
     });
+    const reserved = Math.max(effective.reservedOutputTokens, ofProfile?.maxOutputTokens ?? 0);
+    return reserved === effective.reservedOutputTokens ? effective : { ...effective, reservedOutputTokens: reserved };
+  };
 
   const budgetFor = (effective: EffectiveCompressionSettings, pendingTokens: number): RequestBudget =>
     planRequestBudget({
-      contextLimit: options.contextLimit,
+      contextLimit: effective.contextLimit,
       threshold: effective.threshold.value,
       reservedOutputTokens: effective.reservedOutputTokens,
       targetTokens: options.targetTokens,
@@ -288,10 +408,10 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
     return turn;
   };
 
-  const runDensity = async (): Promise<PassReport | undefined> => {
+  const runDensity = async (weigh?: Parameters<typeof runDensityPass>[3]): Promise<PassReport | undefined> => {
     if (!densityDirty) return undefined;
     try {
-      return await runDensityPass(history, getActiveStrategy(), getEffectiveSettings().density);
+      return await runDensityPass(history, getActiveStrategy(), getEffectiveSettings().density, weigh);
     } finally {
       densityDirty = false;
     }
@@ -304,17 +424,28 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
     await history.waitForTokenUpdates();
     const tokensBefore = history.getTotalTokens();
     const passes: PassReport[] = [];
-    const warnings: StrategyWarning[] = [];
-    if (mode !== 'forced') {
-      const density = await runDensity();
-      if (density !== undefined) passes.push(density);
-    }
+    // A condensing profile that cannot be used is reported once per selection, not every turn.
+    const selection = condensation();
+    const warnings: StrategyWarning[] = selection.reported ? [] : [...(selection.selected?.warnings ?? [])];
+    selection.reported = true;
     const effective = getEffectiveSettings();
     // Decisions of the whole turn use the calibration it started with; a compaction resets it at the end.
     const budget = () => budgetFor(effective, pendingTokens);
     const estimate = () => estimator.estimate(pendingTokens);
     const doesNotFit = () => estimate().calibratedTokens > budget().availableTokens;
     const overThreshold = () => decideTurn(estimate(), budget(), effective).compress;
+    // Cache-aware planning may decline only what is optional: a threshold-mode turn whose request fits the window
+    // and has not reached the absolute trigger.
+    const mayDecline = () => {
+      if (planner === undefined || mode !== 'threshold' || doesNotFit()) return false;
+      return decideTurn(estimate(), budget(), effective).trigger !== 'context-window';
+    };
+    if (mode !== 'forced') {
+      // A density rewrite is free when this turn compresses anyway: only weigh it when the request is under the line.
+      const weighDensity = mayDecline() && !overThreshold() ? planner?.density : undefined;
+      const density = await runDensity(weighDensity);
+      if (density !== undefined) passes.push(density);
+    }
     let compacted = false;
     let chainAttempted = false;
     let emergency = false;
@@ -333,6 +464,11 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
       };
       if (compacted) calibration.resetAfterCompaction();
       estimator.noteChecked(pendingTokens);
+      // A turn that ends with a request that fits is followed by a model call (not a forced compression's turn).
+      if (mode !== 'forced' && request.fits && planner !== undefined) {
+        lastSent = history.getCurated();
+        sends += 1;
+      }
       return report({
         passes,
         decision,
@@ -401,15 +537,19 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
         }
       }
       chainAttempted = true;
+      const weigh = respect === 'all' && mayDecline() ? planner : undefined;
       const outcome = await runCompressionChain({
         history,
         strategies,
         budget: () => budget().strategyBudget,
         stillTooLarge,
         signal,
-        summarizer: options.summarizer,
+        summarizer: condensation().meter?.summarizer,
+        condensingPrompt: condensation().selected?.profile?.condensingPrompt,
         activeTodos: options.getActiveTodos?.(),
         transcriptPath: options.transcriptPath,
+        ...(weigh === undefined ? {} : { weigh }),
+        takeSummarizerCalls,
       });
       passes.push(...outcome.passes);
       if (outcome.applied) {
@@ -479,7 +619,7 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
 
   const updateSettings = (patch: CompressionSettingsInput) => {
     const previousStrategy = activeStrategyName();
-    settings = parseCompressionSettings({ ...settings, ...patch }, { strategies: registry });
+    settings = parseSettings({ ...settings, ...patch });
     settingsVersion += 1;
     // A newly selected continuous strategy should see the whole history on the next send.
     if (activeStrategyName() !== previousStrategy) densityDirty = true;
@@ -489,7 +629,7 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
     history,
     registry,
     ensureCompressionBeforeSend: (runOptions = {}) => serialize(() => runTurn(runOptions, 'threshold')),
-    ensureDensityOptimized: () => serialize(runDensity),
+    ensureDensityOptimized: () => serialize(() => runDensity()),
     performCompression: (runOptions = {}) => serialize(() => runTurn(runOptions, 'forced')),
     enforceContextWindow: (runOptions) => serialize(() => runTurn(runOptions, 'emergency')),
     shouldCompress,

@@ -71,6 +71,14 @@ export function formatTurnReport(report: TurnReport): string {
     lines.push(` - ${formatPass(pass)}`);
     const counts = pass.outcome === 'applied' ? formatCounts(pass) : undefined;
     if (counts !== undefined) lines.push(`   done: ${counts}`);
+    if (pass.outcome === 'applied' && pass.economics !== undefined) lines.push(`   cache: ${pass.economics.message}`);
+    const calls = pass.summarizerCalls ?? [];
+    if (calls.length > 0) {
+      const input = calls.reduce((sum, call) => sum + call.usage.inputTokens + (call.usage.cacheReadTokens ?? 0) + (call.usage.cacheWriteTokens ?? 0), 0);
+      const output = calls.reduce((sum, call) => sum + call.usage.outputTokens, 0);
+      const price = pass.summarizerUsd === undefined ? '' : `, $${pass.summarizerUsd.toFixed(4)}`;
+      lines.push(`   summarizer: ${calls.length} call${calls.length === 1 ? '' : 's'}, ${integer.format(input)} tokens in, ${integer.format(output)} out${price}`);
+    }
     for (const warning of pass.warnings) lines.push(`   warning (${warning.type}): ${warning.message}`);
   }
   for (const warning of report.threshold.warnings) lines.push(`   warning (settings): ${warning}`);

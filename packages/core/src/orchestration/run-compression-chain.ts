@@ -1,3 +1,5 @@
+import type { SummarizerCall } from '../cost/meter-summarizer.js';
+import type { CompactionEconomics } from '../cost/weigh-compaction.js';
 import { CompressionFailedError } from '../errors/compression-failed-error.js';
 import { TokenCountError } from '../errors/token-count-error.js';
 import type { HistoryEntry } from '../history/history-entry.js';
@@ -24,6 +26,24 @@ export interface CompressionChainInput {
   readonly summarizer?: Summarizer | undefined;
   readonly activeTodos?: readonly Todo[] | undefined;
   readonly transcriptPath?: string | undefined;
+  /** The condensing prompt of the condensing profile, handed to strategies (spec 004 FR-PR-003). */
+  readonly condensingPrompt?: string | undefined;
+  /**
+   * Cache-aware planning: weighs a strategy before it runs (`before`, for LLM strategies: their summarizer calls are
+   * the cost) or its result before it is applied (`after`, for the others). A weighing that does not pay declines
+   * the strategy (a `does-not-pay` no-op) and the next one is tried.
+   */
+  readonly weigh?: {
+    before(strategy: CompressionStrategy, context: CompressionContext): Promise<CompactionEconomics | undefined>;
+    after(
+      strategy: CompressionStrategy,
+      before: readonly HistoryEntry[],
+      after: readonly HistoryEntry[],
+      tokens: { readonly before: number; readonly after: number },
+    ): CompactionEconomics | undefined;
+  };
+  /** The summarizer calls made since the last take, and their price; attached to each pass. */
+  readonly takeSummarizerCalls?: () => { readonly calls: readonly SummarizerCall[]; readonly usd: number | undefined };
 }
 
 /** What {@link runCompressionChain} did. */
@@ -79,6 +99,15 @@ export async function runCompressionChain(input: CompressionChainInput): Promise
   const { history, strategies, signal } = input;
   const hasFallbacks = strategies.length > 1;
   const passes: PassReport[] = [];
+  // Every pass carries the summarizer calls made while its strategy ran (LLM strategies), whatever its outcome.
+  const record = (pass: PassReport) => {
+    const metered = input.takeSummarizerCalls?.();
+    passes.push(
+      metered === undefined || metered.calls.length === 0
+        ? pass
+        : { ...pass, summarizerCalls: metered.calls, ...(metered.usd === undefined ? {} : { summarizerUsd: metered.usd }) },
+    );
+  };
   const failures: { strategyName: string; error: unknown }[] = [];
   let applied = false;
 
@@ -97,19 +126,41 @@ export async function runCompressionChain(input: CompressionChainInput): Promise
         activeTodos: input.activeTodos,
         transcriptPath: input.transcriptPath,
         summarizer: input.summarizer,
+        ...(input.condensingPrompt === undefined ? {} : { condensingPrompt: input.condensingPrompt }),
         signal,
       };
       const started = now();
+      const declined = (economics: CompactionEconomics, tokensAfter: number) => {
+        record({
+          ...base,
+          outcome: 'no-op',
+          reason: 'does-not-pay',
+          message: `declined while the request still fits: ${strategy.name} ${economics.message} (${tokensBefore} → ${tokensAfter} tokens)`,
+          tokensAfter: tokensBefore,
+          entriesAfter: entriesBefore,
+          durationMs: now() - started,
+          warnings: [],
+          economics,
+        });
+      };
       let result: CompressionResult;
       let newHistory: readonly HistoryEntry[] = [];
+      let economics: CompactionEconomics | undefined;
       try {
         signal?.throwIfAborted();
+        if (strategy.requiresLLM && input.weigh !== undefined) {
+          economics = await input.weigh.before(strategy, context);
+          if (economics !== undefined && !economics.pays) {
+            declined(economics, tokensBefore - economics.savedTokens);
+            continue;
+          }
+        }
         result = await strategy.compress(context);
         if (result.type === 'applied') newHistory = validateCompressedHistory(strategy, context.history, result.newHistory);
       } catch (error) {
         if (!hasFallbacks || isAbortError(error, signal)) throw error;
         failures.push({ strategyName: strategy.name, error });
-        passes.push({
+        record({
           ...base,
           outcome: 'failed',
           message: error instanceof Error ? error.message : String(error),
@@ -123,7 +174,7 @@ export async function runCompressionChain(input: CompressionChainInput): Promise
       }
 
       if (result.type === 'no-op') {
-        passes.push({
+        record({
           ...base,
           outcome: 'no-op',
           reason: result.reason,
@@ -138,8 +189,15 @@ export async function runCompressionChain(input: CompressionChainInput): Promise
       }
 
       const tokensAfter = countResult(history, newHistory);
+      if (!strategy.requiresLLM && input.weigh !== undefined && tokensAfter < tokensBefore) {
+        economics = input.weigh.after(strategy, context.history, newHistory, { before: tokensBefore, after: tokensAfter });
+        if (economics !== undefined && !economics.pays) {
+          declined(economics, tokensAfter);
+          continue;
+        }
+      }
       if (tokensAfter >= tokensBefore) {
-        passes.push({
+        record({
           ...base,
           outcome: 'no-op',
           reason: 'no-progress',
@@ -157,8 +215,9 @@ export async function runCompressionChain(input: CompressionChainInput): Promise
       const next = strategies[position + 1];
       const handOver = next !== undefined && input.stillTooLarge();
       const tokensLeft = history.getTotalTokens();
-      passes.push({
+      record({
         ...base,
+        ...(economics === undefined ? {} : { economics }),
         outcome: 'applied',
         tokensAfter: tokensLeft,
         entriesAfter: history.length,

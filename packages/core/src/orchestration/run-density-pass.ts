@@ -1,6 +1,8 @@
+import type { CompactionEconomics } from '../cost/weigh-compaction.js';
+import type { HistoryEntry } from '../history/history-entry.js';
 import type { HistoryService } from '../history/history-service.js';
 import type { CompressionStrategy } from '../strategy/compression-strategy.js';
-import { isEmptyDensityResult, type DensityConfig } from '../strategy/density-result.js';
+import { isEmptyDensityResult, type DensityConfig, type DensityResult } from '../strategy/density-result.js';
 import type { PassReport } from './turn-report.js';
 
 function now(): number {
@@ -12,12 +14,16 @@ function now(): number {
  * raw history, applied atomically — tied to the snapshot it was computed on — when it found something (EC-042).
  * Errors of `optimize()` and of applying its result propagate (ERR-002, ERR-010..013).
  *
+ * With `weigh` (cache-aware planning), a result it says does not pay is not applied: the pass is a `does-not-pay`
+ * no-op with the figures.
+ *
  * @returns The pass report, or undefined when the strategy does not optimize.
  */
 export async function runDensityPass(
   history: HistoryService,
   strategy: CompressionStrategy,
   config: DensityConfig,
+  weigh?: (result: DensityResult, raw: readonly HistoryEntry[]) => CompactionEconomics | undefined,
 ): Promise<PassReport | undefined> {
   if (strategy.optimize === undefined) return undefined;
   const raw = history.getRawHistory();
@@ -40,9 +46,25 @@ export async function runDensityPass(
       densityMetadata: result.metadata,
     };
   }
+  const economics = wellFormed ? weigh?.(result, raw) : undefined;
+  if (economics !== undefined && !economics.pays) {
+    return {
+      ...base,
+      outcome: 'no-op',
+      reason: 'does-not-pay',
+      message: `declined while the request still fits: it ${economics.message}`,
+      tokensAfter: tokensBefore,
+      entriesAfter: raw.length,
+      durationMs: now() - started,
+      warnings: [],
+      densityMetadata: result.metadata,
+      economics,
+    };
+  }
   await history.applyDensityResult(result, { strategyName: strategy.name, basis: raw });
   return {
     ...base,
+    ...(economics === undefined ? {} : { economics }),
     outcome: 'applied',
     tokensAfter: history.getTotalTokens(),
     entriesAfter: history.length,

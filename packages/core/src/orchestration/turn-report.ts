@@ -1,3 +1,5 @@
+import type { SummarizerCall } from '../cost/meter-summarizer.js';
+import type { CompactionEconomics } from '../cost/weigh-compaction.js';
 import type { CompressionMetadata, NoOpReason, StrategyWarning } from '../strategy/compression-result.js';
 import type { DensityResultMetadata } from '../strategy/density-result.js';
 import type { CompressionDecision } from '../thresholds/decide-compression.js';
@@ -38,6 +40,15 @@ export interface PassReport {
   readonly compressionMetadata?: CompressionMetadata;
   /** The error of a `failed` pass. */
   readonly error?: unknown;
+  /**
+   * The pass weighed against the prompt cache it would rewrite (cache-aware planning, when the orchestrator has a
+   * cost model): a `does-not-pay` no-op was declined for these figures; an applied pass paid.
+   */
+  readonly economics?: CompactionEconomics;
+  /** The summarizer calls the pass made (LLM strategies), each with its usage. */
+  readonly summarizerCalls?: readonly SummarizerCall[];
+  /** What those calls cost in US dollars, at the condensing model's prices (when a cost model is known). */
+  readonly summarizerUsd?: number;
 }
 
 /**

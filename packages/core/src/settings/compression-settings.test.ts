@@ -166,6 +166,7 @@ describe('describeCompressionSettings', () => {
         'compression.strategy',
         'compression.fallbackStrategies',
         'compression.profile',
+        'compression.condensingProfile',
         'compression.threshold',
         'compression.profileThresholds',
         'compression.reservedOutputTokens',

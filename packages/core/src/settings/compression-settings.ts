@@ -27,6 +27,13 @@ const compressionSettingsSchema = z.strictObject({
     .min(1)
     .default('default')
     .describe('The active profile; selects its entry in compression.profileThresholds.'),
+  'compression.condensingProfile': z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "The API profile LLM strategies condense with (spec 004 FR-PR-001/002); the conversation's profile when unset or unusable.",
+    ),
   'compression.threshold': z
     .number()
     .gt(0)

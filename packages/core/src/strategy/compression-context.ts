@@ -26,6 +26,11 @@ export interface CompressionContext {
   readonly transcriptPath?: string;
   /** Summarizes entries with a model; present when the application configured one. */
   readonly summarizer?: Summarizer;
+  /**
+   * The condensing prompt of the condensing API profile (spec 004 FR-PR-003). LLM strategies that take a custom
+   * prompt use it before their own `customPrompt` setting, and their built-in prompt when neither is set.
+   */
+  readonly condensingPrompt?: string;
   /** Aborts a long-running (LLM) compression. */
   readonly signal?: AbortSignal;
 }

@@ -16,6 +16,9 @@ import type { HistoryEntry } from '../history/history-entry.js';
  *   strategy was asked not to fall back to a mechanical summary; the message says why.
  * - `aborted`: the signal was aborted before anything changed.
  * - `unsupported-history`: the history has a shape this strategy cannot handle.
+ * - `does-not-pay`: the orchestrator's cache-aware planning declined the pass: the request still fits, and what it
+ *   would save over the next calls is less than rewriting the provider's prompt cache (and its summarizer calls)
+ *   costs; the pass report's `economics` has the figures.
  */
 export type NoOpReason =
   | 'empty-history'
@@ -27,7 +30,8 @@ export type NoOpReason =
   | 'missing-summarizer'
   | 'summarizer-failed'
   | 'aborted'
-  | 'unsupported-history';
+  | 'unsupported-history'
+  | 'does-not-pay';
 
 /** Something a user should know about a result that still succeeded. */
 export interface StrategyWarning {

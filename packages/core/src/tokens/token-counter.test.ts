@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type HistoryEntry } from '../history/history-entry.js';
+import { parseHistoryEntry } from '../history/parse-history.js';
 import { createWordTokenizer } from '../test-support/word-tokenizer.js';
 import { createTokenCounter } from './token-counter.js';
 import { type Tokenizer } from './tokenizer.js';
@@ -62,6 +63,42 @@ describe('createTokenCounter', () => {
   it('should expose the tokenizer it counts with', () => {
     const tokenizer = createWordTokenizer();
     expect(createTokenCounter(tokenizer).tokenizer).toBe(tokenizer);
+  });
+
+  describe('block cache', () => {
+    it('should not tokenize again the blocks of a parsed entry when they come back in a rebuilt entry', () => {
+      const tokenizer = createWordTokenizer();
+      const counter = createTokenCounter(tokenizer);
+      const entry = parseHistoryEntry({
+        speaker: 'ai',
+        blocks: [
+          { type: 'text', text: 'short note' },
+          { type: 'tool_call', id: 'c1', name: 'Read', parameters: { path: 'a.ts' } },
+        ],
+      });
+      const first = counter.countEntry(entry);
+      tokenizer.calls.length = 0;
+      const rebuilt = parseHistoryEntry({ speaker: 'ai', blocks: [...entry.blocks, { type: 'text', text: 'one more' }] });
+      expect(counter.countEntry(rebuilt)).toBe(first + 2);
+      expect(tokenizer.calls).toEqual(['one more']);
+    });
+
+    it('should count a block the caller can still change by its content every time', () => {
+      const counter = createTokenCounter(createWordTokenizer());
+      const block = { type: 'text' as const, text: 'two words' };
+      expect(counter.countEntry({ speaker: 'human', blocks: [block] })).toBe(2 + 3);
+      block.text = 'now three words';
+      expect(counter.countEntry({ speaker: 'human', blocks: [block] })).toBe(3 + 3);
+    });
+
+    it('should not trust a block frozen by the caller, whose nested values may still change', () => {
+      const counter = createTokenCounter(createWordTokenizer());
+      const parameters = { path: 'a' };
+      const block = Object.freeze({ type: 'tool_call' as const, id: 'c1', name: 'Read', parameters });
+      const before = counter.countEntry({ speaker: 'ai', blocks: [block] });
+      parameters.path = 'a b c d';
+      expect(counter.countEntry({ speaker: 'ai', blocks: [block] })).toBe(before + 3);
+    });
   });
 
   describe('countText', () => {

@@ -3,6 +3,7 @@ import type { ContentBlock, TextBlock } from '../history/content-block.js';
 import type { ToolDefinition } from '../history/conversation.js';
 import type { HistoryEntry } from '../history/history-entry.js';
 import type { JsonValue } from '../history/json-value.js';
+import { isValidated } from '../history/validated-objects.js';
 import type { Tokenizer } from './tokenizer.js';
 
 /** How entries are turned into token estimates. */
@@ -32,8 +33,10 @@ export interface TokenCountingOptions {
  * Counts tokens of history entries, system instructions and tool definitions with one tokenizer, caching per entry.
  *
  * The cache is keyed by entry identity: entries are immutable values, so an entry that is still the same object
- * is never tokenized again. Replacing an entry (a density replacement) counts only the replacement, and within it
- * long texts already counted (by content) are not tokenized again.
+ * is never tokenized again. Content blocks validated by the history parser (frozen) are cached by identity too, so an entry rebuilt from blocks already
+ * counted (a strategy's edit that keeps most blocks of an entry, the copy the history service stores of it) costs
+ * a lookup per block; only new blocks are counted, and within them long texts already counted (by content) are not
+ * tokenized again.
  */
 export interface TokenCounter {
   readonly tokenizer: Tokenizer;
@@ -72,6 +75,9 @@ export function createTokenCounter(tokenizer: Tokenizer, options: TokenCountingO
   const entryOverheadTokens = options.entryOverheadTokens ?? 3;
   const mediaTokens = options.mediaTokens ?? 1600;
   const cache = new WeakMap<HistoryEntry, number>();
+  // Only blocks the history parser validated and deep-froze are cached by identity: any other block could still be
+  // mutated (even a frozen one, through a nested object) and change under its count.
+  const byBlock = new WeakMap<ContentBlock, number>();
   const contentCacheCharacters = options.contentCacheCharacters ?? 16_000_000;
   if (!(Number.isSafeInteger(contentCacheCharacters) && contentCacheCharacters >= 0)) {
     throw new InvalidSettingsError({
@@ -112,7 +118,7 @@ export function createTokenCounter(tokenizer: Tokenizer, options: TokenCountingO
     return count;
   };
 
-  const countBlock = (block: ContentBlock): number => {
+  const countBlockContent = (block: ContentBlock): number => {
     switch (block.type) {
       case 'text':
         return countText(block.text);
@@ -125,6 +131,15 @@ export function createTokenCounter(tokenizer: Tokenizer, options: TokenCountingO
       case 'media':
         return mediaTokens;
     }
+  };
+
+  const countBlock = (block: ContentBlock): number => {
+    if (block.type === 'media' || !isValidated(block, 'block')) return countBlockContent(block);
+    const cached = byBlock.get(block);
+    if (cached !== undefined) return cached;
+    const count = countBlockContent(block);
+    byBlock.set(block, count);
+    return count;
   };
 
   const countEntry = (entry: HistoryEntry): number => {

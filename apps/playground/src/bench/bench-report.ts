@@ -1,0 +1,88 @@
+import type { BenchSource } from './bench-sessions.js';
+
+/** A figure's target from issue 18: met when the value, rounded to two decimals, is at most `max`. */
+export interface BenchGoal {
+  /** As printed, e.g. `≤ 1.2×`. */
+  readonly text: string;
+  readonly max: number;
+}
+
+/** How a figure's values read. */
+export type BenchUnit = 'ratio' | 'ms' | 'MB';
+
+/** One value of a figure. `value` is null when it could not be measured (`note` says why). */
+export interface BenchCell {
+  readonly column: string;
+  readonly value: number | null;
+  /** Whether the value meets the figure's goal; absent when the figure has no goal or there is no value. */
+  readonly met?: boolean;
+  readonly note?: string;
+}
+
+/** One row of a figure: a strategy or preset, or a process. */
+export interface BenchRow {
+  readonly name: string;
+  readonly cells: readonly BenchCell[];
+}
+
+/** One figure of the issue's table, with its goal. */
+export interface BenchFigure {
+  /** Stable identifier, e.g. `replay-vs-tokenization`. */
+  readonly id: string;
+  readonly title: string;
+  readonly unit: BenchUnit;
+  /** Null for figures printed for reference only. */
+  readonly goal: BenchGoal | null;
+  readonly columns: readonly string[];
+  readonly rows: readonly BenchRow[];
+}
+
+/** A session of the run, as the report describes it. */
+export interface BenchSessionSummary {
+  /** Short name used as a column title: S1, S2, … */
+  readonly key: string;
+  readonly label: string;
+  readonly bytes: number;
+  readonly entries: number;
+  /** Characters one tokenization pass tokenizes. */
+  readonly characters: number;
+  readonly tokens: number;
+  /** The context window the replays use. */
+  readonly window: number;
+  /** One tokenization pass, in milliseconds (the median of the runs). */
+  readonly tokenizationMs: number;
+}
+
+/** A strategy or preset the run did not measure, and why. */
+export interface BenchSkipped {
+  readonly name: string;
+  readonly reason: string;
+}
+
+/** Everything `ctx bench` measured; `--json` prints exactly this. */
+export interface BenchReport {
+  readonly tokenizer: string;
+  readonly source: BenchSource;
+  readonly sessions: readonly BenchSessionSummary[];
+  /** What was measured, in order: strategies, then presets. */
+  readonly measured: readonly string[];
+  readonly skipped: readonly BenchSkipped[];
+  readonly figures: readonly BenchFigure[];
+  /** The bench process's peak resident set size, in bytes. */
+  readonly peakRssBytes: number;
+  /** How many values miss their goal. */
+  readonly missed: number;
+}
+
+/**
+ * A cell of a figure, with `met` set against the figure's goal.
+ *
+ * @param column - The column title.
+ * @param value - The measured value; null or undefined when not measured.
+ * @param goal - The figure's goal, or null.
+ * @param note - Why there is no value.
+ */
+export function benchCell(column: string, value: number | null | undefined, goal: BenchGoal | null, note?: string): BenchCell {
+  if (value === null || value === undefined || !Number.isFinite(value)) return { column, value: null, ...(note === undefined ? {} : { note }) };
+  return { column, value, ...(goal === null ? {} : { met: Math.round(value * 100) / 100 <= goal.max }) };
+}

@@ -1,0 +1,62 @@
+import { formatTable } from '../format-table.js';
+import type { BenchCell, BenchFigure, BenchReport, BenchUnit } from './bench-report.js';
+
+const integer = new Intl.NumberFormat('en-US');
+
+/** A value as the report prints it: ratios with two decimals and `×`, milliseconds with precision that fits. */
+export function formatBenchValue(value: number, unit: BenchUnit): string {
+  switch (unit) {
+    case 'ratio':
+      return `${value.toFixed(2)}×`;
+    case 'MB':
+      return `${value.toFixed(0)} MB`;
+    case 'ms':
+      return `${value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : integer.format(Math.round(value))} ms`;
+  }
+}
+
+function formatCell(cell: BenchCell | undefined, unit: BenchUnit): string {
+  if (cell === undefined) return '';
+  if (cell.value === null) return cell.note === undefined ? '—' : `— (${cell.note})`;
+  const mark = cell.met === undefined ? '' : cell.met ? ' ✓' : ' ✗';
+  return `${formatBenchValue(cell.value, unit)}${mark}`;
+}
+
+function formatFigure(figure: BenchFigure): string {
+  const goal = figure.goal === null ? 'no goal (for reference)' : `goal ${figure.goal.text}`;
+  const header = ['', ...figure.columns];
+  const rows = figure.rows.map((row) => [row.name, ...figure.columns.map((column) => formatCell(row.cells.find((cell) => cell.column === column), figure.unit))]);
+  return [`${figure.title} — ${goal}`, formatTable(header, rows)].join('\n');
+}
+
+const sourceLine: Record<BenchReport['source'], string> = {
+  corpus: 'the largest sessions of the corpus',
+  paths: 'the given transcripts, largest first',
+  demo: 'the built-in demo transcript: no corpus here (../shared/corpus, or set CTX_CORPUS) and no paths given; pass your own sessions as paths',
+};
+
+/**
+ * Renders a `ctx bench` report for the terminal: the sessions, what was and was not measured, then every figure as a
+ * table with its goal in the title and each value marked ✓ (meets it) or ✗ (misses it).
+ *
+ * @param report - What {@link runBench} measured.
+ */
+export function formatBenchReport(report: BenchReport): string {
+  const sessions = report.sessions.map(
+    (session) =>
+      `  ${session.key}  ${session.label}: ${(session.bytes / 1_000_000).toFixed(1)} MB, ${integer.format(session.entries)} entries, ${integer.format(session.tokens)} tokens, window ${integer.format(session.window)}, one tokenization pass ${formatBenchValue(session.tokenizationMs, 'ms')}`,
+  );
+  const lines = [
+    `ctx bench (${report.tokenizer}) on ${sourceLine[report.source]}:`,
+    ...sessions,
+    `Measured: ${report.measured.join(', ') || 'nothing'}.`,
+    ...report.skipped.map((skipped) => `Not measured: ${skipped.name} (${skipped.reason}).`),
+  ];
+  for (const figure of report.figures) lines.push('', formatFigure(figure));
+  lines.push(
+    '',
+    `Peak memory of this process: ${formatBenchValue(report.peakRssBytes / (1024 * 1024), 'MB')} (resident set).`,
+    report.missed === 0 ? 'Every measured value meets its goal.' : `✗ ${report.missed} ${report.missed === 1 ? 'value misses its goal' : 'values miss their goals'}.`,
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,72 @@
+import {
+  createCompressionBudget,
+  createTokenCounter,
+  densityDefaults,
+  type CompressionContext,
+  type CompressionStrategy,
+  type DensityConfig,
+  type Tokenizer,
+} from '@ctx/core';
+import { inferWorkspaceRoot } from '@ctx/strategy-utils';
+import type { BenchSession } from './bench-sessions.js';
+import { medianTime } from './median-time.js';
+
+/** A strategy's own calls on a whole session, in milliseconds (median of the runs); undefined when it has no `optimize`. */
+export interface StrategyCallTimes {
+  /** `optimize()` by a strategy that has optimized this history before (the agent loop's steady state). */
+  readonly optimizeWarm: number | undefined;
+  /** `optimize()` by a new strategy. */
+  readonly optimizeFresh: number | undefined;
+  /** `compress()` by a strategy that has compressed this history before, every entry already counted. */
+  readonly compressWarm: number;
+  /** `compress()` by a new strategy with a new counter that has counted the history (as the history service has). */
+  readonly compressFresh: number;
+}
+
+/** Options of {@link measureStrategyCalls}. */
+export interface MeasureStrategyCallsOptions {
+  readonly session: BenchSession;
+  readonly createStrategy: () => CompressionStrategy;
+  readonly tokenizer: Tokenizer;
+  /** Timed runs per figure; the median is reported. */
+  readonly runs: number;
+}
+
+/**
+ * Times `optimize()` and `compress()` on a whole session, warm and fresh. Compression aims at the spec's default:
+ * the window is the session's own size at threshold 0.85, as `ctx compare` uses by default.
+ */
+export async function measureStrategyCalls(options: MeasureStrategyCallsOptions): Promise<StrategyCallTimes> {
+  const { session, createStrategy, tokenizer, runs } = options;
+  const history = session.history;
+  const config: DensityConfig = { ...densityDefaults, workspaceRoot: inferWorkspaceRoot(history) };
+  const contextFor = (): CompressionContext => {
+    const tokenCounter = createTokenCounter(tokenizer);
+    const contextLimit = tokenCounter.countEntries(history) + tokenCounter.countOverhead(session.system, session.tools);
+    return {
+      history,
+      system: session.system,
+      tools: session.tools,
+      tokenCounter,
+      budget: createCompressionBudget({ contextLimit: Math.max(1, contextLimit), threshold: 0.85 }),
+    };
+  };
+
+  let optimizeWarm: number | undefined;
+  let optimizeFresh: number | undefined;
+  const warm = createStrategy();
+  if (warm.optimize !== undefined) {
+    warm.optimize(history, config);
+    optimizeWarm = await medianTime(runs, () => warm, (strategy) => strategy.optimize?.(history, config));
+    optimizeFresh = await medianTime(runs, createStrategy, (strategy) => strategy.optimize?.(history, config));
+  }
+  const context = contextFor();
+  await warm.compress(context);
+  const compressWarm = await medianTime(runs, () => context, (same) => warm.compress(same));
+  const compressFresh = await medianTime(
+    runs,
+    () => ({ strategy: createStrategy(), context: contextFor() }),
+    ({ strategy, context: fresh }) => strategy.compress(fresh),
+  );
+  return { optimizeWarm, optimizeFresh, compressWarm, compressFresh };
+}

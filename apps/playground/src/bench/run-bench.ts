@@ -1,0 +1,287 @@
+import type { CompressionStrategy, Tokenizer } from '@ctx/core';
+import { quantile, median } from '../calibration/summary-statistics.js';
+import { benchGoals } from './bench-goals.js';
+import { benchCell, type BenchFigure, type BenchReport, type BenchRow, type BenchSessionSummary, type BenchSkipped } from './bench-report.js';
+import type { BenchSessions } from './bench-sessions.js';
+import { coldCliUnavailable, measureColdCli, type ColdCliTimes } from './measure-cold-cli.js';
+import { measureOneMoreTurn, oneMoreTurnHistory, oneMoreTurnSizes } from './measure-one-more-turn.js';
+import { measureStrategyCalls, type StrategyCallTimes } from './measure-strategy-calls.js';
+import { replaySession, type ReplayMeasurement } from './replay-session.js';
+import { measureTokenizationPass } from './tokenization-pass.js';
+
+/** A strategy or preset to measure: its name and a factory of fresh instances. */
+export interface BenchStrategy {
+  readonly name: string;
+  readonly create: () => CompressionStrategy;
+}
+
+/** Options of {@link runBench}. */
+export interface RunBenchOptions {
+  readonly sessions: BenchSessions;
+  /** Mechanical strategies and presets, measured. */
+  readonly strategies: readonly BenchStrategy[];
+  /** Those not measured (they need a model), listed in the report. */
+  readonly skipped: readonly BenchSkipped[];
+  readonly tokenizer: Tokenizer;
+  /** Timed runs of each call and process; medians are reported. */
+  readonly runs: number;
+  /** The replays' context window; by default each session's own size in tokens, at most 200,000. */
+  readonly window?: number;
+  /** Called before each step (for a progress bar). */
+  readonly onStep?: (label: string) => void;
+}
+
+/** What {@link runBench} returns: the report, and the replays that failed (one line each). */
+export interface BenchRun {
+  readonly report: BenchReport;
+  readonly failures: readonly string[];
+}
+
+/** A real model's window; the default replay window is the session's own size, but never above it. */
+const largestDefaultWindow = 200_000;
+
+const megabytes = (bytes: number) => bytes / (1024 * 1024);
+
+/**
+ * How many steps {@link runBench} reports through `onStep`, for a progress bar.
+ *
+ * @param sessions - Sessions of the run.
+ * @param strategies - Strategies and presets measured.
+ */
+export function countBenchSteps(sessions: number, strategies: number): number {
+  return sessions * strategies + 2 * strategies + 1;
+}
+
+/**
+ * Runs every measure of issue 18 side by side: each session replayed with each strategy (a tokenization pass of the
+ * same session measured just before each replay, so both see the same machine), the strategies' own calls and one
+ * more turn on the largest session, and cold processes. Nothing is asserted; figures are compared with their goals.
+ */
+export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
+  const { strategies, tokenizer, runs } = options;
+  const sessions = options.sessions.sessions;
+  const step = options.onStep ?? (() => undefined);
+  const failures: string[] = [];
+
+  const summaries: BenchSessionSummary[] = [];
+  const replays = new Map<string, (ReplayMeasurement & { readonly tokenizationMs: number; readonly sessionCharacters: number })[]>();
+  for (const [index, session] of sessions.entries()) {
+    const first = measureTokenizationPass(session, tokenizer);
+    const window = options.window ?? Math.min(largestDefaultWindow, Math.max(1, first.tokens));
+    const passes: number[] = [first.milliseconds];
+    for (const strategy of strategies) {
+      step(`S${index + 1} ${strategy.name}`);
+      const pass = measureTokenizationPass(session, tokenizer);
+      passes.push(pass.milliseconds);
+      const replay = await replaySession({ session, createStrategy: strategy.create, tokenizer, contextLimit: window });
+      if (replay.error !== undefined) failures.push(`${strategy.name} on ${session.label}: ${replay.error}`);
+      const list = replays.get(strategy.name) ?? [];
+      list.push({ ...replay, tokenizationMs: pass.milliseconds, sessionCharacters: pass.characters });
+      replays.set(strategy.name, list);
+    }
+    summaries.push({
+      key: `S${index + 1}`,
+      label: session.label,
+      bytes: session.bytes,
+      entries: session.history.length,
+      characters: first.characters,
+      tokens: first.tokens,
+      window,
+      tokenizationMs: median(passes.slice(1).length > 0 ? passes.slice(1) : passes),
+    });
+  }
+
+  const largest = sessions[0];
+  const calls = new Map<string, StrategyCallTimes>();
+  const turns = new Map<string, Record<(typeof oneMoreTurnSizes)[number], number> | undefined>();
+  const turnHistory = largest === undefined ? undefined : oneMoreTurnHistory(largest);
+  for (const strategy of strategies) {
+    if (largest === undefined || turnHistory === undefined) break;
+    step(`${strategy.name}: optimize and compress`);
+    try {
+      calls.set(strategy.name, await measureStrategyCalls({ session: largest, createStrategy: strategy.create, tokenizer, runs }));
+    } catch (error) {
+      failures.push(`${strategy.name} optimize/compress on ${largest.label}: ${(error as Error).message.split('\n')[0] ?? ''}`);
+    }
+    step(`${strategy.name}: one more turn`);
+    try {
+      turns.set(strategy.name, await measureOneMoreTurn(turnHistory, strategy.create, runs));
+    } catch (error) {
+      failures.push(`${strategy.name} one more turn: ${(error as Error).message.split('\n')[0] ?? ''}`);
+    }
+  }
+
+  step('cold processes');
+  let cold: ColdCliTimes | undefined;
+  let coldNote = coldCliUnavailable();
+  if (coldNote === undefined && largest !== undefined) {
+    try {
+      cold = measureColdCli(largest.file, runs);
+    } catch (error) {
+      coldNote = (error as Error).message.split('\n')[0] ?? '';
+      failures.push(`cold CLI: ${coldNote}`);
+    }
+  }
+
+  const columns = summaries.map((summary) => summary.key);
+  const perSession = (read: (replay: ReplayMeasurement & { tokenizationMs: number; sessionCharacters: number }) => number, goal: BenchFigure['goal']): BenchRow[] =>
+    strategies.map((strategy) => ({
+      name: strategy.name,
+      cells: (replays.get(strategy.name) ?? []).map((replay, index) =>
+        replay.error === undefined
+          ? benchCell(columns[index] ?? '', read(replay), goal)
+          : benchCell(columns[index] ?? '', null, goal, `failed: ${replay.error.split(':')[0] ?? 'error'}, see stderr`),
+      ),
+    }));
+  const noOptimize = 'no optimize()';
+  const figures: BenchFigure[] = [
+    {
+      id: 'replay-vs-tokenization',
+      title: 'replay ÷ one o200k tokenization pass',
+      unit: 'ratio',
+      goal: benchGoals.replayVsTokenization,
+      columns,
+      rows: perSession((replay) => replay.milliseconds / replay.tokenizationMs, benchGoals.replayVsTokenization),
+    },
+    {
+      id: 'turn-p50',
+      title: 'per turn, tokenizer included, p50',
+      unit: 'ms',
+      goal: null,
+      columns,
+      rows: perSession((replay) => quantile(replay.turnMilliseconds, 0.5), null),
+    },
+    {
+      id: 'turn-p99',
+      title: 'per turn, tokenizer included, p99',
+      unit: 'ms',
+      goal: null,
+      columns,
+      rows: perSession((replay) => quantile(replay.turnMilliseconds, 0.99), null),
+    },
+    {
+      id: 'turn-overhead-p50',
+      title: 'per-turn overhead (tokenizer excluded), p50',
+      unit: 'ms',
+      goal: benchGoals.turnOverheadP50,
+      columns,
+      rows: perSession((replay) => quantile(replay.turnOverheadMilliseconds, 0.5), benchGoals.turnOverheadP50),
+    },
+    {
+      id: 'turn-overhead-p99',
+      title: 'per-turn overhead (tokenizer excluded), p99',
+      unit: 'ms',
+      goal: benchGoals.turnOverheadP99,
+      columns,
+      rows: perSession((replay) => quantile(replay.turnOverheadMilliseconds, 0.99), benchGoals.turnOverheadP99),
+    },
+    {
+      id: 'characters-tokenized',
+      title: 'characters tokenized ÷ characters in the session',
+      unit: 'ratio',
+      goal: benchGoals.charactersTokenized,
+      columns,
+      rows: perSession((replay) => replay.charactersTokenized / replay.sessionCharacters, benchGoals.charactersTokenized),
+    },
+    {
+      id: 'optimize',
+      title: `optimize() on the largest session (${columns[0] ?? 'none'})`,
+      unit: 'ms',
+      goal: benchGoals.optimize,
+      columns: ['warm', 'fresh'],
+      rows: strategies.map((strategy) => {
+        const times = calls.get(strategy.name);
+        return {
+          name: strategy.name,
+          cells: [
+            benchCell('warm', times?.optimizeWarm, benchGoals.optimize, times === undefined ? 'failed' : noOptimize),
+            benchCell('fresh', times?.optimizeFresh, benchGoals.optimize, times === undefined ? 'failed' : noOptimize),
+          ],
+        };
+      }),
+    },
+    {
+      id: 'compress',
+      title: `compress() on the largest session (${columns[0] ?? 'none'}), window its own size`,
+      unit: 'ms',
+      goal: benchGoals.compress,
+      columns: ['warm', 'fresh'],
+      rows: strategies.map((strategy) => {
+        const times = calls.get(strategy.name);
+        return {
+          name: strategy.name,
+          cells: [benchCell('warm', times?.compressWarm, benchGoals.compress, 'failed'), benchCell('fresh', times?.compressFresh, benchGoals.compress, 'failed')],
+        };
+      }),
+    },
+    {
+      id: 'one-more-turn',
+      title: `optimize() after one more turn, by history size (${turnHistory?.label ?? 'none'})`,
+      unit: 'ms',
+      goal: null,
+      columns: oneMoreTurnSizes.map(String),
+      rows: strategies.map((strategy) => ({
+        name: strategy.name,
+        cells: oneMoreTurnSizes.map((size) => benchCell(String(size), turns.get(strategy.name)?.[size], null, turns.has(strategy.name) ? noOptimize : 'failed')),
+      })),
+    },
+    {
+      id: 'one-more-turn-growth',
+      title: 'optimize() after one more turn, 600 ÷ 150 entries',
+      unit: 'ratio',
+      goal: benchGoals.oneMoreTurnGrowth,
+      columns: ['600 ÷ 150'],
+      rows: strategies.map((strategy) => {
+        const times = turns.get(strategy.name);
+        const ratio = times === undefined ? undefined : times[600] / times[150];
+        return { name: strategy.name, cells: [benchCell('600 ÷ 150', ratio, benchGoals.oneMoreTurnGrowth, turns.has(strategy.name) ? noOptimize : 'failed')] };
+      }),
+    },
+    {
+      id: 'cold-cli',
+      title: `cold \`ctx compress <${columns[0] ?? 'none'}> --strategy truncation\` ÷ read + parse + tokenize once`,
+      unit: 'ratio',
+      goal: benchGoals.coldCli,
+      columns: ['ratio'],
+      rows: [{ name: 'ctx compress', cells: [benchCell('ratio', cold === undefined ? undefined : cold.compress / cold.lowerBound, benchGoals.coldCli, coldNote)] }],
+    },
+    {
+      id: 'cold-processes',
+      title: 'cold processes (node started by node, no npx)',
+      unit: 'ms',
+      goal: null,
+      columns: ['ms'],
+      rows: (
+        [
+          ['ctx compress', cold?.compress],
+          ['read + parse + tokenize once', cold?.lowerBound],
+          ['ctx --help', cold?.help],
+          ['node -e 0', cold?.node],
+        ] as const
+      ).map(([name, value]) => ({ name, cells: [benchCell('ms', value, null, coldNote)] })),
+    },
+    {
+      id: 'peak-memory',
+      title: 'peak V8 heap in use during the replay',
+      unit: 'MB',
+      goal: null,
+      columns,
+      rows: perSession((replay) => megabytes(replay.peakHeapBytes), null),
+    },
+  ];
+
+  const missed = figures.reduce((total, figure) => total + figure.rows.reduce((sum, row) => sum + row.cells.filter((cell) => cell.met === false).length, 0), 0);
+  return {
+    report: {
+      tokenizer: tokenizer.name,
+      source: options.sessions.source,
+      sessions: summaries,
+      measured: strategies.map((strategy) => strategy.name),
+      skipped: options.skipped,
+      figures,
+      peakRssBytes: process.resourceUsage().maxRSS * 1024,
+      missed,
+    },
+    failures,
+  };
+}

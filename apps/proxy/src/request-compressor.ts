@@ -1,0 +1,358 @@
+import { createHash } from 'node:crypto';
+import {
+  ContextWindowExceededError,
+  HistoryService,
+  createCompressionOrchestrator,
+  type CompressionOrchestrator,
+  type Conversation,
+  type HistoryEntry,
+  type PassReport,
+  type TokenCounter,
+  type TurnReport,
+} from '@ctx/core';
+import { anthropicMessagesCodec, validateAnthropicRequest } from '@ctx/format-anthropic';
+import { openAIChatCodec, validateOpenAIRequest } from '@ctx/format-openai';
+import { restoreCacheBreakpoints, withoutMessageBreakpoints } from './cache-breakpoints.js';
+import { ConversationStore } from './conversation-store.js';
+import { lookUpModelWindow } from './model-windows.js';
+import type { ProviderDialect } from './provider-error-response.js';
+import type { ProxyPreset } from './resolve-proxy-preset.js';
+
+type JsonRecord = Record<string, unknown>;
+
+/** How the proxy reads, writes and checks one dialect's requests. */
+interface DialectSupport {
+  decode(request: unknown): { readonly conversation: Conversation };
+  encode(conversation: Conversation): JsonRecord;
+  validate(request: unknown): readonly { readonly rule: string; readonly path: string; readonly message: string }[];
+}
+
+const dialects: Readonly<Record<ProviderDialect, DialectSupport>> = {
+  anthropic: {
+    decode: (request) => anthropicMessagesCodec.decode(request),
+    encode: (conversation) => anthropicMessagesCodec.encode(conversation).value,
+    validate: validateAnthropicRequest,
+  },
+  openai: {
+    decode: (request) => openAIChatCodec.decode(request),
+    encode: (conversation) => openAIChatCodec.encode(conversation).value,
+    validate: validateOpenAIRequest,
+  },
+};
+
+/** The compression side of a conversation's state: the history as last sent, and what it was built from. */
+interface CompressionState {
+  readonly history: HistoryService;
+  readonly orchestrator: CompressionOrchestrator;
+  readonly window: number;
+  /** Hashes of the client's entries the history was built from, to recognize a request that continues them. */
+  entryHashes: string[];
+  /** Tokens (ours) of those entries as the client sent them. */
+  originalTokens: number;
+  /** The system instructions and tools the history holds, as JSON, to update them only when they change. */
+  overheadJson: string;
+  /** True once any pass changed the history: from then on requests are sent from the history, not as they came. */
+  rewritten: boolean;
+}
+
+/** Everything kept per conversation. */
+interface ConversationState {
+  compression: CompressionState | undefined;
+  /** Hashes of the messages last sent, for the cache-prefix stability figure. */
+  sentMessageHashes: string[] | undefined;
+  /** Serializes the requests of one conversation. */
+  queue: Promise<unknown>;
+}
+
+/** What the proxy does with one conversation request. */
+export interface CompressedRequest {
+  /** The body to send, or undefined to send the request exactly as it came. */
+  readonly body: string | undefined;
+  /**
+   * `compressed`: sent from the compressed history. `unchanged`: the conversation never needed compressing, sent
+   * as it came. `failed-open`: something failed inside the proxy, sent as it came (`reason` says what).
+   */
+  readonly outcome: 'compressed' | 'unchanged' | 'failed-open';
+  /** Why the request was sent as it came, for `failed-open`; a note such as "still over the window" otherwise. */
+  readonly reason: string | undefined;
+  /** What ran on this request, for the log (e.g. `coding-agent compression`), or what did not and why. */
+  readonly ran: string;
+  /** Tokens (ours) of the request as it came and as it is sent. */
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** The context window the request was compressed for. */
+  readonly window: number;
+  /** Whether the messages sent begin with all those the conversation's previous request sent. */
+  readonly prefix: 'kept' | 'broken-by-compaction' | 'broken' | 'first';
+  /** Feeds the provider's reported input size back to the conversation's calibration. */
+  readonly recordInputTokens: (inputTokens: number) => void;
+}
+
+/** Options of {@link RequestCompressor}. */
+export interface RequestCompressorOptions {
+  readonly preset: ProxyPreset;
+  /** The context window; by default looked up from each request's `model`. */
+  readonly window: number | undefined;
+  /** Compress every request from scratch, keeping no history between requests. */
+  readonly stateless: boolean;
+  /** Shared by every conversation: one token cache for the whole proxy. */
+  readonly tokenCounter: TokenCounter;
+  /** Conversations kept at most. */
+  readonly maxConversations: number;
+}
+
+/** Options of {@link RequestCompressor.compress}. */
+export interface CompressOptions {
+  /**
+   * Use and update the conversation's state (false for one-off requests such as `count_tokens`, compressed from
+   * scratch without touching the state).
+   * @default true
+   */
+  readonly track?: boolean;
+}
+
+function hashText(text: string): string {
+  return createHash('sha1').update(text).digest('base64');
+}
+
+/** The entry without the `cache_control` breakpoints clients move from request to request. */
+function withoutEntryBreakpoints(entry: HistoryEntry): HistoryEntry {
+  if (!entry.blocks.some((block) => block.providerMetadata?.anthropic?.cache_control !== undefined)) return entry;
+  return {
+    ...entry,
+    blocks: entry.blocks.map((block) => {
+      const anthropic = block.providerMetadata?.anthropic;
+      if (anthropic === undefined || anthropic.cache_control === undefined) return block;
+      const { cache_control: _dropped, ...rest } = anthropic;
+      const { anthropic: _anthropic, ...otherProviders } = block.providerMetadata ?? {};
+      const providerMetadata = Object.keys(rest).length === 0 ? otherProviders : { ...otherProviders, anthropic: rest };
+      const { providerMetadata: _metadata, ...blockRest } = block;
+      return (Object.keys(providerMetadata).length === 0 ? blockRest : { ...blockRest, providerMetadata });
+    }),
+  };
+}
+
+function startsWith(whole: readonly string[], prefix: readonly string[]): boolean {
+  if (prefix.length > whole.length) return false;
+  for (let index = 0; index < prefix.length; index += 1) if (whole[index] !== prefix[index]) return false;
+  return true;
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+
+function describeRun(report: TurnReport, state: CompressionState, presetName: string, note: string | undefined): string {
+  const applied = report.passes.filter((pass: PassReport) => pass.outcome === 'applied');
+  const parts: string[] = [];
+  if (applied.length > 0) {
+    parts.push(applied.map((pass) => (pass.pass === 'emergency' ? 'emergency cut' : `${pass.strategy} ${pass.pass}`)).join(', '));
+  } else if (state.rewritten) {
+    parts.push(`${presetName}: earlier compaction kept`);
+  } else {
+    parts.push(`${presetName}: under threshold`);
+  }
+  if (note !== undefined) parts.push(note);
+  return parts.join('; ');
+}
+
+/**
+ * Compresses conversation requests with a preset, keeping per conversation the history it last sent so that a
+ * conversation's consecutive requests share their prefix (the provider's prompt cache keeps working) and change
+ * only when a compaction runs. Never throws: any failure gives `outcome: 'failed-open'` and the request is sent as it
+ * came.
+ */
+export class RequestCompressor {
+  private readonly store: ConversationStore<ConversationState>;
+
+  constructor(private readonly options: RequestCompressorOptions) {
+    this.store = new ConversationStore(options.maxConversations);
+  }
+
+  /** Conversations held, and forgotten because memory was full. */
+  get conversations(): { readonly size: number; readonly evicted: number } {
+    return { size: this.store.size, evicted: this.store.evicted };
+  }
+
+  /**
+   * Compresses one request of conversation `key`. Requests of one conversation are handled one at a time.
+   *
+   * @param dialect - The API the request speaks.
+   * @param request - The parsed request body.
+   * @param key - The conversation key (see `conversationKey`).
+   */
+  async compress(dialect: ProviderDialect, request: JsonRecord, key: string, options: CompressOptions = {}): Promise<CompressedRequest> {
+    const track = options.track ?? true;
+    if (!track) return this.compressOnce(dialect, request, { compression: undefined, sentMessageHashes: undefined, queue: Promise.resolve() }, false);
+    let state = this.store.get(key);
+    if (state === undefined) {
+      state = { compression: undefined, sentMessageHashes: undefined, queue: Promise.resolve() };
+      this.store.set(key, state);
+    }
+    const current = state;
+    const run = current.queue.then(() => this.compressOnce(dialect, request, current, true));
+    current.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async compressOnce(dialect: ProviderDialect, request: JsonRecord, state: ConversationState, track: boolean): Promise<CompressedRequest> {
+    const window = this.options.window ?? lookUpModelWindow(request.model);
+    const failOpen = (reason: string, tokens = 0): CompressedRequest => {
+      state.compression = undefined;
+      return {
+        body: undefined,
+        outcome: 'failed-open',
+        reason,
+        ran: 'nothing (forwarded unchanged)',
+        tokensBefore: tokens,
+        tokensAfter: tokens,
+        window,
+        prefix: track ? this.notePrefix(state, request, false) : 'first',
+        recordInputTokens: () => undefined,
+      };
+    };
+    const support = dialects[dialect];
+    let conversation: Conversation;
+    try {
+      conversation = support.decode(request).conversation;
+    } catch (error) {
+      return failOpen(`not a request the ${dialect} codec reads: ${firstLine(error)}`);
+    }
+    try {
+      return await this.compressDecoded(dialect, request, conversation, state, window, track);
+    } catch (error) {
+      return failOpen(`compression failed: ${firstLine(error)}`);
+    }
+  }
+
+  private createCompression(conversation: Conversation, entries: readonly HistoryEntry[], hashes: string[], window: number, overheadJson: string): CompressionState {
+    const history = new HistoryService({
+      tokenCounter: this.options.tokenCounter,
+      history: entries,
+      system: conversation.system ?? [],
+      tools: conversation.tools ?? [],
+    });
+    const orchestrator = createCompressionOrchestrator({ history, strategies: [this.options.preset.createStrategy()], contextLimit: window });
+    return {
+      history,
+      orchestrator,
+      window,
+      entryHashes: hashes,
+      originalTokens: this.options.tokenCounter.countEntries(entries),
+      overheadJson,
+      rewritten: false,
+    };
+  }
+
+  private async compressDecoded(
+    dialect: ProviderDialect,
+    request: JsonRecord,
+    conversation: Conversation,
+    state: ConversationState,
+    window: number,
+    track: boolean,
+  ): Promise<CompressedRequest> {
+    const counter = this.options.tokenCounter;
+    const entries = conversation.history.map(withoutEntryBreakpoints);
+    const hashes = entries.map((entry) => hashText(JSON.stringify(entry)));
+    const overheadJson = JSON.stringify([conversation.system ?? [], conversation.tools ?? []]);
+    let compression = track && !this.options.stateless ? state.compression : undefined;
+    if (compression !== undefined && (compression.window !== window || !startsWith(hashes, compression.entryHashes))) {
+      compression.orchestrator.dispose();
+      compression = undefined;
+    }
+    if (compression !== undefined) {
+      const added = entries.slice(compression.entryHashes.length);
+      try {
+        if (compression.overheadJson !== overheadJson) {
+          compression.history.setSystem(conversation.system ?? []);
+          compression.history.setTools(conversation.tools ?? []);
+          compression.overheadJson = overheadJson;
+        }
+        if (added.length > 0) compression.history.addAll(added);
+        compression.entryHashes = hashes;
+        compression.originalTokens += counter.countEntries(added);
+      } catch {
+        // A continuation the history refuses (e.g. a tool result whose call was compacted away): start again.
+        compression.orchestrator.dispose();
+        compression = undefined;
+      }
+    }
+    compression ??= this.createCompression(conversation, entries, hashes, window, overheadJson);
+    if (track && !this.options.stateless) state.compression = compression;
+
+    let report: TurnReport;
+    let note: string | undefined;
+    try {
+      report = await compression.orchestrator.ensureCompressionBeforeSend();
+    } catch (error) {
+      if (!ContextWindowExceededError.isInstance(error) || error.report === undefined) throw error;
+      report = error.report;
+      note = 'still over the window after every strategy: sent as small as it got';
+    }
+    const applied = report.passes.some((pass) => pass.outcome === 'applied');
+    if (applied) compression.rewritten = true;
+    const tokensBefore = compression.originalTokens + counter.countOverhead(conversation.system, conversation.tools);
+    const ran = describeRun(report, compression, this.options.preset.name, note);
+    const current = compression;
+    const recordInputTokens = (inputTokens: number): void => {
+      if (state.compression !== current) return;
+      try {
+        current.orchestrator.recordUsage({ inputTokens });
+      } catch {
+        // A figure the calibration refuses only costs precision.
+      }
+    };
+
+    if (!compression.rewritten) {
+      return {
+        body: undefined,
+        outcome: 'unchanged',
+        reason: note,
+        ran,
+        tokensBefore,
+        tokensAfter: tokensBefore,
+        window,
+        prefix: track ? this.notePrefix(state, request, applied) : 'first',
+        recordInputTokens,
+      };
+    }
+    let encoded = dialects[dialect].encode({ ...conversation, history: compression.history.getCurated() });
+    if (dialect === 'anthropic') {
+      const restored = restoreCacheBreakpoints(
+        request as { system?: unknown; tools?: unknown; messages: JsonRecord[] },
+        encoded.messages as JsonRecord[],
+      );
+      encoded = { ...encoded, messages: restored.messages };
+    }
+    const support = dialects[dialect];
+    const known = new Set(support.validate(request).map((problem) => problem.rule));
+    const introduced = support.validate(encoded).filter((problem) => !known.has(problem.rule));
+    if (introduced.length > 0) {
+      const first = introduced[0];
+      throw new Error(`the compressed request would break the ${dialect} API's rules (${first?.rule} at ${first?.path}: ${first?.message})`);
+    }
+    return {
+      body: JSON.stringify(encoded),
+      outcome: 'compressed',
+      reason: note,
+      ran,
+      tokensBefore,
+      tokensAfter: compression.history.getTotalTokens(),
+      window,
+      prefix: track ? this.notePrefix(state, encoded, applied) : 'first',
+      recordInputTokens,
+    };
+  }
+
+  /** Compares the messages about to be sent with the conversation's previous request, and remembers them. */
+  private notePrefix(state: ConversationState, sent: JsonRecord, compacted: boolean): CompressedRequest['prefix'] {
+    const messages = Array.isArray(sent.messages) ? (sent.messages as JsonRecord[]) : [];
+    const hashes = messages.map((message) => hashText(JSON.stringify(withoutMessageBreakpoints(message))));
+    const previous = state.sentMessageHashes;
+    state.sentMessageHashes = hashes;
+    if (previous === undefined) return 'first';
+    if (startsWith(hashes, previous)) return 'kept';
+    return compacted ? 'broken-by-compaction' : 'broken';
+  }
+}

@@ -1,0 +1,262 @@
+import { resolvePropertyRuns } from '@ctx/conformance';
+import {
+  applyDensityResultToHistory,
+  parseHistory,
+  type ContentBlock,
+  type HistoryEntry,
+  type JsonValue,
+} from '@ctx/core';
+import { inferWorkspaceRoot } from '@ctx/strategy-utils';
+import { corpusExists, loadCorpusConversations } from '@ctx/test-corpus';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { losslessSettingsSchema, type LosslessSettings, type LosslessSettingsInput } from './lossless-settings.js';
+import { planReferences, type ReferencePlan } from './plan-references.js';
+import { createReferencePlanCache } from './reference-plan-cache.js';
+
+if (!corpusExists) console.warn('Skipping the incremental lossless corpus replay: corpus not found');
+
+// `CTX_PROPERTY_RUNS` raises (or lowers) the number of random histories; the default keeps the suite fast.
+const runs = resolvePropertyRuns();
+
+// A small pool of lines, so that random outputs repeat each other's lines, ranges and whole texts all the time.
+const pool = Array.from({ length: 24 }, (_, index) => `    value_${index} = transform(value_${index - 1}, "${'x'.repeat(index % 7)}")`);
+
+const outputArbitrary = fc
+  .record({
+    runs: fc.array(fc.record({ start: fc.nat({ max: 23 }), length: fc.integer({ min: 1, max: 12 }) }), { minLength: 1, maxLength: 3 }),
+    extra: fc.array(fc.oneof(fc.constantFrom(...pool), fc.string({ maxLength: 20 })), { maxLength: 3 }),
+    numbering: fc.constantFrom(undefined, '→', '\t'),
+    first: fc.integer({ min: 1, max: 60 }),
+  })
+  .map(({ runs: ranges, extra, numbering, first }) => {
+    const lines = [...ranges.flatMap(({ start, length }) => pool.slice(start, start + length)), ...extra];
+    return numbering === undefined
+      ? lines.join('\n')
+      : lines.map((line, index) => `${String(first + index).padStart(6)}${numbering}${line}`).join('\n');
+  });
+
+const resultArbitrary: fc.Arbitrary<JsonValue> = fc.oneof(
+  outputArbitrary,
+  outputArbitrary.map((text) => [{ type: 'text', text }]),
+  fc.tuple(outputArbitrary, outputArbitrary).map(([stdout, stderr]) => ({ stdout, stderr, exitCode: 0 })),
+);
+
+/** One assistant turn, split into entries the way Claude Code sessions are, and its results. */
+const turnArbitrary = fc.record({
+  tool: fc.constantFrom('Read', 'Bash', 'Write', 'TodoWrite'),
+  result: resultArbitrary,
+  written: outputArbitrary,
+  isError: fc.boolean(),
+  reuseId: fc.boolean(),
+  // Where signed thinking sits in the turn: nowhere, first, or after the tool call (the turn turns out signed late).
+  thinking: fc.constantFrom('none', 'first', 'last'),
+  splitEntries: fc.boolean(),
+  userText: fc.boolean(),
+});
+
+type TurnInput = typeof turnArbitrary extends fc.Arbitrary<infer Turn> ? Turn : never;
+
+function buildHistory(turns: readonly TurnInput[]): HistoryEntry[] {
+  const history: HistoryEntry[] = [{ speaker: 'human', blocks: [{ type: 'text', text: 'Start.' }] }];
+  turns.forEach((turn, index) => {
+    const id = turn.reuseId && index > 0 ? 'call_reused' : `call_${index}`;
+    const parameters: JsonValue =
+      turn.tool === 'Read'
+        ? { file_path: `/repo/file${index % 3}.py` }
+        : turn.tool === 'Write'
+          ? { file_path: `/repo/file${index % 3}.py`, content: turn.written }
+          : turn.tool === 'TodoWrite'
+            ? { todos: [{ content: `step ${index}`, status: 'pending', activeForm: `Doing step ${index}` }] }
+            : { command: `python run.py --case ${index % 4}\n${turn.written}` };
+    const thinking: ContentBlock = { type: 'thinking', thought: `Thinking about ${index}.`, signature: `sig${index}` };
+    const call: ContentBlock = { type: 'tool_call', id, name: turn.tool, parameters };
+    const blocks: ContentBlock[] = [
+      ...(turn.thinking === 'first' ? [thinking] : []),
+      { type: 'text', text: `Step ${index}.` },
+      call,
+      ...(turn.thinking === 'last' ? [thinking] : []),
+    ];
+    if (turn.splitEntries) for (const block of blocks) history.push({ speaker: 'ai', blocks: [block] });
+    else history.push({ speaker: 'ai', blocks });
+    history.push({
+      speaker: 'tool',
+      blocks: [{ type: 'tool_response', callId: id, toolName: turn.tool, result: turn.result, ...(turn.isError ? { isError: true } : {}) }],
+    });
+    if (turn.userText) history.push({ speaker: 'human', blocks: [{ type: 'text', text: `Go on with ${index}.` }] });
+  });
+  return history;
+}
+
+const historyArbitrary = fc.array(turnArbitrary, { minLength: 1, maxLength: 12 }).map(buildHistory);
+
+const settingsArbitrary = fc.constantFrom<LosslessSettingsInput>(
+  { minReferenceCharacters: 40 },
+  { minReferenceCharacters: 40, rewriteToolCallParameters: false, keepErrorResults: true },
+  { minReferenceCharacters: 40, referenceToolCallParameters: false },
+  {},
+);
+
+/**
+ * A replay: how many entries each step appends, whether the answer is applied (as the orchestrator does), and
+ * whether the step starts again from the original entries (a caller holding the raw history).
+ */
+const stepsArbitrary = fc.array(
+  fc.record({ take: fc.integer({ min: 1, max: 4 }), apply: fc.boolean(), raw: fc.boolean() }, { requiredKeys: ['take', 'apply'] }),
+  { minLength: 1, maxLength: 60 },
+);
+
+interface ReplayStep {
+  readonly take: number;
+  readonly apply: boolean;
+  readonly raw?: boolean;
+}
+
+function fullPlan(history: readonly HistoryEntry[], settings: LosslessSettings, workspaceRoot: string): ReferencePlan {
+  return planReferences(history, { settings, workspaceRoot });
+}
+
+/**
+ * Replays `original` step by step through `plan`, each step comparing its answer with a full plan of the same input
+ * (when `check` says so), and applies the answer when the step asks.
+ */
+function replay(
+  original: readonly HistoryEntry[],
+  steps: readonly ReplayStep[],
+  options: { readonly settings: LosslessSettings; readonly workspaceRoot: string; readonly checkEvery: number; readonly label?: string },
+  plan: (history: readonly HistoryEntry[]) => ReferencePlan,
+): number {
+  let running: readonly HistoryEntry[] = [];
+  let rewritten = 0;
+  for (let step = 0; running.length < original.length; step++) {
+    const { take, apply, raw = false } = steps[step % steps.length] as ReplayStep;
+    running = [...(raw ? original.slice(0, running.length) : running), ...original.slice(running.length, running.length + take)];
+    const answer = plan(running);
+    if (step % options.checkEvery === 0 || running.length === original.length) {
+      expect(answer, `${options.label ?? 'history'} at ${running.length} entries`).toStrictEqual(
+        fullPlan(running, options.settings, options.workspaceRoot),
+      );
+    }
+    rewritten += answer.replacements.size;
+    if (apply && answer.replacements.size > 0) {
+      running = applyDensityResultToHistory(running, { removals: [], replacements: answer.replacements, metadata: {} });
+    }
+  }
+  return rewritten;
+}
+
+describe('createReferencePlanCache', () => {
+  it('should answer exactly as a full plan at every step of random histories replayed entry by entry, answers applied or not', () => {
+    let rewritten = 0;
+    fc.assert(
+      fc.property(historyArbitrary, stepsArbitrary, settingsArbitrary, (history, steps, input) => {
+        const settings = losslessSettingsSchema.parse(input);
+        const cache = createReferencePlanCache(settings);
+        const options = { settings, workspaceRoot: '/repo', checkEvery: 1 };
+        rewritten += replay(parseHistory(history), steps, options, (running) => cache.plan(running, '/repo'));
+      }),
+      { numRuns: runs },
+    );
+    // The generator must exercise references, not just histories with nothing to do.
+    expect(rewritten).toBeGreaterThan(runs);
+  });
+
+  it('should keep conversations that share a cache (and their first entries) apart', () => {
+    fc.assert(
+      fc.property(historyArbitrary, historyArbitrary, fc.nat({ max: 6 }), (first, second, shared) => {
+        const settings = losslessSettingsSchema.parse({ minReferenceCharacters: 40 });
+        const cache = createReferencePlanCache(settings);
+        const one = parseHistory(first);
+        // The second conversation starts with the same entry objects as the first, then goes its own way.
+        const two = [...one.slice(0, shared), ...parseHistory(second).slice(Math.min(shared, second.length))];
+        const longest = Math.max(one.length, two.length);
+        for (let end = 1; end <= longest; end++) {
+          for (const history of [one, two]) {
+            if (end > history.length) continue;
+            const input = history.slice(0, end);
+            expect(cache.plan(input, '/repo')).toStrictEqual(fullPlan(input, settings, '/repo'));
+          }
+        }
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  it('should take back a tool call rewrite when another conversation continues its turn with signed thinking', () => {
+    const settings = losslessSettingsSchema.parse({ minReferenceCharacters: 40 });
+    const cache = createReferencePlanCache(settings);
+    const shared = parseHistory([
+      { speaker: 'human', blocks: [{ type: 'text', text: 'Start.' }] },
+      { speaker: 'ai', blocks: [{ type: 'tool_call', id: 'r0', name: 'Read', parameters: { file_path: '/repo/a.py' } }] },
+      { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'r0', toolName: 'Read', result: pool.join('\n') }] },
+      { speaker: 'ai', blocks: [{ type: 'tool_call', id: 'b1', name: 'Bash', parameters: { command: `cat > b.py <<EOF\n${pool.join('\n')}\nEOF` } }] },
+    ]);
+    const one = [...shared, ...parseHistory([{ speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'b1', toolName: 'Bash', result: 'ok' }] }])];
+    const two = [...shared, ...parseHistory([{ speaker: 'ai', blocks: [{ type: 'thinking', thought: 'Hm.', signature: 'sig' }] }])];
+    expect(cache.plan(shared, '/repo').replacements.has(3)).toBe(true);
+    cache.plan(one, '/repo');
+    const answer = cache.plan(two, '/repo');
+    expect(answer.replacements.has(3)).toBe(false);
+    expect(answer).toStrictEqual(fullPlan(two, settings, '/repo'));
+  });
+
+  it('should give back the same replacement entries on the next turn, so token counts cached by entry still apply', () => {
+    const settings = losslessSettingsSchema.parse({ minReferenceCharacters: 40 });
+    const cache = createReferencePlanCache(settings);
+    const history = parseHistory(
+      buildHistory(
+        [0, 1, 2].map(() => ({
+          tool: 'Bash',
+          result: pool.join('\n'),
+          written: '',
+          isError: false,
+          reuseId: false,
+          thinking: 'none',
+          splitEntries: false,
+          userText: false,
+        })),
+      ),
+    );
+    const before = cache.plan(history.slice(0, -1), '/repo');
+    const after = cache.plan(history, '/repo');
+    expect(before.replacements.size).toBeGreaterThan(0);
+    for (const [index, replacement] of before.replacements) expect(after.replacements.get(index)).toBe(replacement);
+    expect(after).toStrictEqual(fullPlan(history, settings, '/repo'));
+  });
+
+  it('should plan again from the start when an earlier entry changed or another workspace root is given', () => {
+    const settings = losslessSettingsSchema.parse({ minReferenceCharacters: 40 });
+    const cache = createReferencePlanCache(settings);
+    const turn = (result: string): TurnInput => ({
+      tool: 'Bash',
+      result,
+      written: '',
+      isError: false,
+      reuseId: false,
+      thinking: 'none',
+      splitEntries: false,
+      userText: false,
+    });
+    const history = parseHistory(buildHistory([turn(pool.join('\n')), turn(pool.join('\n')), turn(pool.join('\n'))]));
+    cache.plan(history, '/repo');
+    const changed = [...history.slice(0, 2), ...parseHistory(buildHistory([turn(pool.slice(3).join('\n'))])).slice(2, 3), ...history.slice(3)];
+    expect(cache.plan(changed, '/repo')).toStrictEqual(fullPlan(changed, settings, '/repo'));
+    expect(cache.plan(history, '/elsewhere')).toStrictEqual(fullPlan(history, settings, '/elsewhere'));
+  });
+
+  it.skipIf(!corpusExists)('should answer exactly as a full plan on corpus conversations replayed entry by entry, the way the agent loop applies them', () => {
+    const settings = losslessSettingsSchema.parse({});
+    const conversations = loadCorpusConversations().filter((item) => item.conversation.history.length <= 400);
+    let rewritten = 0;
+    for (const { name, conversation } of conversations) {
+      const history = parseHistory(conversation.history);
+      const workspaceRoot = inferWorkspaceRoot(history);
+      const cache = createReferencePlanCache(settings);
+      // A full plan costs the whole history: compared every 25th step, and at the end, to keep the suite fast.
+      rewritten += replay(history, [{ take: 1, apply: true }], { settings, workspaceRoot, checkEvery: 25, label: name }, (running) =>
+        cache.plan(running, workspaceRoot),
+      );
+    }
+    expect(rewritten).toBeGreaterThan(100);
+  }, 300_000);
+});
