@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The one test command (`npm test`): installs, builds, type-checks, lints, builds the API docs, checks changesets,
 // proves the packed packages install and work with plain npm (scripts/pack-and-install.mjs), runs every vitest test
-// on Node 20 (this machine's) and again on Node 22 and 24 (fetched with `npx -y node@<major>`), and ends with the line
+// on Node 20 (this machine's) and again on Node 22 and 24 (fetched with `npx -y node@<major>`; there without the corpus
+// tests, which run once), and ends with the line
 // `N passed, N failed`: each static check counts as one test, each vitest test counts once per Node version it ran
 // on. The line before it says how many tests were skipped and, when the corpus is absent, how to point at it.
 // `CTX_TEST_NODES=20` (a comma-separated list of Node majors, default `20,22,24`) runs vitest on fewer versions.
@@ -75,11 +76,11 @@ function countVitestRun(label, file) {
 }
 
 /** Runs a command without waiting, so several run at once; resolves to whether it exited 0. */
-function runConcurrently(label, command, args) {
+function runConcurrently(label, command, args, extraEnv = {}) {
   process.stdout.write(`\n▶ ${label}: ${command} ${args.join(' ')}\n`);
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, env, stdio: 'inherit', shell: process.platform === 'win32' });
+    const child = spawn(command, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: 'inherit', shell: process.platform === 'win32' });
     const finish = (ok) => {
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       timings.push(`${label} ${seconds} s`);
@@ -115,9 +116,20 @@ if (install) {
     }
     // A vitest run on this 2-core machine keeps one worker busy (vitest uses cores - 1), so the other versions run
     // side by side; only the JSON reporter, so their output does not interleave (failures are listed from it below).
+    // The corpus tests (replays of megabytes of recorded sessions: what the code does, not how Node runs it) run once,
+    // on this machine's Node; the other versions run everything else (`CTX_TEST_CORPUS_EVERYWHERE=1` runs them too).
+    const corpusEverywhere = process.env.CTX_TEST_CORPUS_EVERYWHERE === '1';
+    if (!corpusEverywhere && others.length > 0 && corpusExists) {
+      process.stdout.write(`\nThe corpus tests run on node ${hostMajor} only; set CTX_TEST_CORPUS_EVERYWHERE=1 to run them on every version.\n`);
+    }
     await Promise.all(
       others.map(({ major, version, file }) =>
-        runConcurrently(`tests (node ${version})`, 'npx', ['-y', `node@${major}`, 'node_modules/vitest/vitest.mjs', 'run', '--reporter=json', `--outputFile.json=${file}`]),
+        runConcurrently(
+          `tests (node ${version})`,
+          'npx',
+          ['-y', `node@${major}`, 'node_modules/vitest/vitest.mjs', 'run', '--reporter=json', `--outputFile.json=${file}`],
+          corpusEverywhere ? {} : { CTX_CORPUS: join(otherResults, 'no-corpus') },
+        ),
       ),
     );
     for (const { major, version, file } of others) countVitestRun(`node ${major} (${version})`, file);

@@ -236,6 +236,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     .option('--host <host>', 'address to listen on (default: 127.0.0.1; anything else exposes your keys to the network and prints a warning)')
     .option('--window <tokens>', "the model's context window (default: looked up from the request's model)")
     .option('--stateless', 'keep no conversation state: compress every request from scratch (breaks the prompt cache more often)', false)
+    .option('--no-cache-aware', 'apply every compaction, even one whose saving does not pay for the prompt-cache writes it causes')
     .option('--max-body <bytes>', 'largest request body accepted, else 413 (default: 33554432)')
     .option('--timeout <ms>', "how long to wait for the upstream's response headers, else 504 (default: 600000)")
     .option('--max-conversations <count>', 'conversations kept in memory, least recently used forgotten first (default: 256)')

@@ -1,8 +1,12 @@
 // Requests built from a real Claude Code session go through the proxy to a fake upstream: they must arrive
 // compressed, valid for the provider, and — between compactions — each one must start with everything the previous
 // one sent, so the provider's prompt cache keeps working.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { validateAnthropicRequest } from '@ctx/format-anthropic';
 import { validateOpenAIRequest } from '@ctx/format-openai';
+import { builtInPresets, presetToJson } from '@ctx/presets';
 import { corpusExists } from '@ctx/test-corpus';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy, type RunningProxy } from './start-proxy.js';
@@ -109,4 +113,88 @@ describe.skipIf(!corpusExists)('startProxy on a recorded Claude Code session', (
     expect(body.model).toBe('gpt-4o');
     expect(sent?.body.length).toBeLessThan(JSON.stringify(request).length * 0.7);
   }, 60_000);
+});
+
+describe.skipIf(!corpusExists)('startProxy modes on a recorded Claude Code session', () => {
+  const post = (proxy: RunningProxy, path: string, request: Record<string, unknown>) =>
+    fetch(`${proxy.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'test-key', 'x-ctx-conversation': 'modes' },
+      body: JSON.stringify(request),
+    }).then((response) => response.text().then(() => response.status));
+
+  it('should compress each request on its own with --stateless, as a new conversation would be', async () => {
+    const upstream = await startFakeUpstream();
+    const stateless = await startProxy({ upstream: upstream.url, port: 0, window: 60_000, preset: 'coding-agent', stateless: true, log: () => undefined });
+    const fresh = await startProxy({ upstream: upstream.url, port: 0, window: 60_000, preset: 'coding-agent', log: () => undefined });
+    try {
+      const points = callPoints(loadCorpusSession(), 10, 8);
+      for (const history of points) expect(await post(stateless, '/v1/messages', anthropicRequestFor(history))).toBe(200);
+      const last = upstream.received.at(-1)?.body.toString('utf8') ?? '';
+      expect(stateless.stats().compressed).toBeGreaterThan(0);
+      expect(validateAnthropicRequest(JSON.parse(last) as Record<string, unknown>)).toEqual([]);
+      // The last request, alone through a proxy that has seen nothing of the conversation, arrives the same.
+      expect(await post(fresh, '/v1/messages', anthropicRequestFor(points.at(-1) ?? []))).toBe(200);
+      expect(upstream.received.at(-1)?.body.toString('utf8')).toBe(last);
+    } finally {
+      await stateless.close();
+      await fresh.close();
+      await upstream.close();
+    }
+  }, 120_000);
+
+  it("should decline rewrites of messages already sent that do not pay for the prompt-cache writes, at the model's prices", async () => {
+    // coding-agent compacting on every request instead of at the threshold: each rewrite of messages already sent
+    // makes the provider write its cached prompt again.
+    const preset = JSON.parse(presetToJson(builtInPresets['coding-agent'])) as { name: string; strategies: { settings?: { trigger?: string } }[] };
+    preset.name = 'coding-agent-every-turn';
+    for (const step of preset.strategies) if (step.settings?.trigger !== undefined) step.settings.trigger = 'continuous';
+    const directory = mkdtempSync(join(tmpdir(), 'ctx-proxy-preset-'));
+    const presetFile = join(directory, 'coding-agent-every-turn.json');
+    writeFileSync(presetFile, JSON.stringify(preset));
+    const run = async (cacheAware: boolean) => {
+      const upstream = await startFakeUpstream();
+      const proxy = await startProxy({ upstream: upstream.url, port: 0, window: 200_000, preset: presetFile, cacheAware, log: () => undefined });
+      try {
+        let rewrites = 0;
+        let previous: Message[] = [];
+        for (const history of callPoints(loadCorpusSession(), 3, 24)) {
+          expect(await post(proxy, '/v1/messages', anthropicRequestFor(history))).toBe(200);
+          const sent = messagesOf(upstream.received.at(-1)?.body ?? Buffer.from('{"messages":[]}'));
+          if (!startsWithMessages(sent, previous)) rewrites += 1;
+          previous = sent;
+        }
+        return { declined: proxy.stats().declinedCompactions, rewrites };
+      } finally {
+        await proxy.close();
+        await upstream.close();
+      }
+    };
+    const plain = await run(false);
+    const aware = await run(true);
+    rmSync(directory, { recursive: true, force: true });
+    expect(plain.declined).toBe(0);
+    expect(aware.declined).toBeGreaterThan(0);
+    // Fewer requests that do not start with what the previous one sent: the provider's cache is read, not rewritten.
+    expect(aware.rewrites).toBeLessThan(plain.rewrites);
+  }, 180_000);
+
+  it('should compress count_tokens requests like messages, without changing the conversation they belong to', async () => {
+    const upstream = await startFakeUpstream();
+    const proxy = await startProxy({ upstream: upstream.url, port: 0, window: 60_000, preset: 'coding-agent', log: () => undefined });
+    try {
+      const points = callPoints(loadCorpusSession(), 10, 8);
+      const history = points.at(-1) ?? [];
+      expect(await post(proxy, '/v1/messages/count_tokens', anthropicRequestFor(history))).toBe(200);
+      expect(proxy.stats().conversations).toBe(0);
+      const counted = upstream.received.at(-1);
+      expect(counted?.url).toBe('/v1/messages/count_tokens');
+      expect(counted?.body.length).toBeLessThan(JSON.stringify(anthropicRequestFor(history)).length * 0.7);
+      expect(await post(proxy, '/v1/messages', anthropicRequestFor(history))).toBe(200);
+      expect(proxy.stats().conversations).toBe(1);
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
+  }, 120_000);
 });

@@ -4,6 +4,7 @@ import { createGptTokenizer } from '@ctx/tokenizer-gpt-tokenizer';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { conversationHeader, conversationKey } from './conversation-key.js';
+import { createCostModelLookup } from './cost-model-lookup.js';
 import { formatRequestLog } from './format-request-log.js';
 import { forwardToUpstream } from './forward-to-upstream.js';
 import { dialectOfPath, providerErrorResponse, type ProviderDialect } from './provider-error-response.js';
@@ -42,6 +43,7 @@ export async function createProxyApp(options: ProxyOptions): Promise<ProxyApp> {
   const tokenCounter = createTokenCounter(await createGptTokenizer());
   const compressor = new RequestCompressor({
     preset,
+    ...(resolved.cacheAware ? { costModelFor: createCostModelLookup() } : {}),
     window: resolved.window,
     stateless: resolved.stateless,
     tokenCounter,

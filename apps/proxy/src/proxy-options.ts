@@ -34,6 +34,13 @@ export interface ProxyOptions {
    */
   readonly stateless?: boolean;
   /**
+   * Plan compactions with the prompt cache in mind: for models `@ctx/cost-anthropic` or `@ctx/cost-openai` prices,
+   * a rewrite of messages already sent whose saving does not pay for the cache writes it causes is declined while
+   * the request still fits (see `@ctx/core`'s cache-aware planning).
+   * @default true
+   */
+  readonly cacheAware?: boolean;
+  /**
    * Largest request body accepted, in bytes; larger requests are answered 413 in the provider's error shape.
    * @default 33554432 (32 MiB)
    */
@@ -62,6 +69,7 @@ export interface ResolvedProxyOptions {
   readonly host: string;
   readonly window: number | undefined;
   readonly stateless: boolean;
+  readonly cacheAware: boolean;
   readonly maxBodyBytes: number;
   readonly upstreamTimeoutMs: number;
   readonly maxConversations: number;
@@ -118,6 +126,7 @@ export function resolveProxyOptions(options: ProxyOptions): ResolvedProxyOptions
     host: options.host ?? '127.0.0.1',
     window: options.window === undefined ? undefined : requireInteger('window', options.window, 1_000, 100_000_000, 0),
     stateless: options.stateless ?? false,
+    cacheAware: options.cacheAware ?? true,
     maxBodyBytes: requireInteger('maxBodyBytes', options.maxBodyBytes, 1, 2 ** 31, 32 * 1024 * 1024),
     upstreamTimeoutMs: requireInteger('upstreamTimeoutMs', options.upstreamTimeoutMs, 1, 24 * 3_600_000, 600_000),
     maxConversations: requireInteger('maxConversations', options.maxConversations, 1, 1_000_000, 256),

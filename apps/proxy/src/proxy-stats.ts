@@ -17,6 +17,11 @@ export interface ProxyStatsSnapshot {
   /** Tokens (ours) of the conversation requests as they came, and as they were sent. */
   readonly tokensBefore: number;
   readonly tokensAfter: number;
+  /**
+   * Compactions (density or threshold passes) cache-aware planning declined because what they save would not pay
+   * for rewriting the provider's cached prompt.
+   */
+  readonly declinedCompactions: number;
   /** Conversations held in memory, and forgotten because memory was full. */
   readonly conversations: number;
   readonly conversationsEvicted: number;
@@ -47,12 +52,15 @@ export interface ConversationRequestOutcome {
   readonly tokensAfter: number;
   /** Whether its messages began with the previous request's, when there was one. */
   readonly prefix: 'kept' | 'broken-by-compaction' | 'broken' | 'first';
+  /** Passes declined by cache-aware planning. */
+  readonly declined?: number;
 }
 
 /** Counters behind `GET /ctx/stats` and the log's stability figure. */
 export class ProxyStats {
   private requests = 0;
   private conversationRequests = 0;
+  private declined = 0;
   private compressed = 0;
   private unchanged = 0;
   private failedOpen = 0;
@@ -83,6 +91,7 @@ export class ProxyStats {
   /** Counts a conversation request. */
   recordConversationRequest(outcome: ConversationRequestOutcome): void {
     this.conversationRequests += 1;
+    this.declined += outcome.declined ?? 0;
     if (outcome.outcome === 'compressed') this.compressed += 1;
     else if (outcome.outcome === 'unchanged') this.unchanged += 1;
     else this.failedOpen += 1;
@@ -108,6 +117,7 @@ export class ProxyStats {
       proxyErrors: this.proxyErrors,
       tokensBefore: this.tokensBefore,
       tokensAfter: this.tokensAfter,
+      declinedCompactions: this.declined,
       conversations: conversations.size,
       conversationsEvicted: conversations.evicted,
       cachePrefix: {

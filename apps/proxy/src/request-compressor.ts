@@ -5,6 +5,7 @@ import {
   createCompressionOrchestrator,
   type CompressionOrchestrator,
   type Conversation,
+  type CostModel,
   type HistoryEntry,
   type PassReport,
   type TokenCounter,
@@ -86,11 +87,15 @@ export interface CompressedRequest {
   readonly prefix: 'kept' | 'broken-by-compaction' | 'broken' | 'first';
   /** Feeds the provider's reported input size back to the conversation's calibration. */
   readonly recordInputTokens: (inputTokens: number) => void;
+  /** Passes the cache-aware planning declined on this request because they would not pay for their cache writes. */
+  readonly declined?: number;
 }
 
 /** Options of {@link RequestCompressor}. */
 export interface RequestCompressorOptions {
   readonly preset: ProxyPreset;
+  /** Prices of a request's `model`, for cache-aware planning; without it (or for an unknown model) none. */
+  readonly costModelFor?: (model: unknown) => CostModel | undefined;
   /** The context window; by default looked up from each request's `model`. */
   readonly window: number | undefined;
   /** Compress every request from scratch, keeping no history between requests. */
@@ -151,6 +156,10 @@ function describeRun(report: TurnReport, state: CompressionState, presetName: st
     parts.push(`${presetName}: earlier compaction kept`);
   } else {
     parts.push(`${presetName}: under threshold`);
+  }
+  const declined = report.passes.filter((pass: PassReport) => pass.reason === 'does-not-pay');
+  if (declined.length > 0) {
+    parts.push(`declined ${declined.map((pass) => `${pass.strategy} ${pass.pass}`).join(', ')}: would not pay for its cache writes`);
   }
   if (note !== undefined) parts.push(note);
   return parts.join('; ');
@@ -225,14 +234,27 @@ export class RequestCompressor {
     }
   }
 
-  private createCompression(conversation: Conversation, entries: readonly HistoryEntry[], hashes: string[], window: number, overheadJson: string): CompressionState {
+  private createCompression(
+    conversation: Conversation,
+    entries: readonly HistoryEntry[],
+    hashes: string[],
+    window: number,
+    overheadJson: string,
+    model: unknown,
+  ): CompressionState {
     const history = new HistoryService({
       tokenCounter: this.options.tokenCounter,
       history: entries,
       system: conversation.system ?? [],
       tools: conversation.tools ?? [],
     });
-    const orchestrator = createCompressionOrchestrator({ history, strategies: [this.options.preset.createStrategy()], contextLimit: window });
+    const costModel = this.options.costModelFor?.(model);
+    const orchestrator = createCompressionOrchestrator({
+      history,
+      strategies: [this.options.preset.createStrategy()],
+      contextLimit: window,
+      ...(costModel === undefined ? {} : { costModel }),
+    });
     return {
       history,
       orchestrator,
@@ -278,7 +300,7 @@ export class RequestCompressor {
         compression = undefined;
       }
     }
-    compression ??= this.createCompression(conversation, entries, hashes, window, overheadJson);
+    compression ??= this.createCompression(conversation, entries, hashes, window, overheadJson, request.model);
     if (track && !this.options.stateless) state.compression = compression;
 
     let report: TurnReport;
@@ -291,6 +313,7 @@ export class RequestCompressor {
       note = 'still over the window after every strategy: sent as small as it got';
     }
     const applied = report.passes.some((pass) => pass.outcome === 'applied');
+    const declined = report.passes.filter((pass) => pass.reason === 'does-not-pay').length;
     if (applied) compression.rewritten = true;
     const tokensBefore = compression.originalTokens + counter.countOverhead(conversation.system, conversation.tools);
     const ran = describeRun(report, compression, this.options.preset.name, note);
@@ -315,6 +338,7 @@ export class RequestCompressor {
         window,
         prefix: track ? this.notePrefix(state, request, applied) : 'first',
         recordInputTokens,
+        declined,
       };
     }
     let encoded = dialects[dialect].encode({ ...conversation, history: compression.history.getCurated() });
@@ -342,6 +366,7 @@ export class RequestCompressor {
       window,
       prefix: track ? this.notePrefix(state, encoded, applied) : 'first',
       recordInputTokens,
+      declined,
     };
   }
 

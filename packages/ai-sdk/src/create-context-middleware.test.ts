@@ -291,7 +291,8 @@ describe('createContextMiddleware', () => {
   it('should pass through a prompt with a part it cannot carry, reporting UnsupportedPromptError', async () => {
     const { middleware, reports } = middlewareWith();
     const params = {
-      prompt: [{ role: 'assistant', content: [{ type: 'custom', kind: 'openai.compaction' }] }],
+      // A file given by the provider's own reference (AI SDK 7) has no canonical form.
+      prompt: [{ role: 'user', content: [{ type: 'file', mediaType: 'application/pdf', data: { type: 'reference', reference: { openai: 'file-123' } } }] }],
     } satisfies Parameters<typeof middleware.transformParams>[0]['params'];
     const out = await middleware.transformParams({ type: 'generate', params, model: { specificationVersion: 'v4' } });
     expect(out).toBe(params);
@@ -324,6 +325,27 @@ describe('createContextMiddleware', () => {
     const out = await middleware.transformParams({ type: 'stream', params, model: { specificationVersion: 'v3' } });
     expect(reports.map((report) => report.type)).toEqual(['compressed']);
     expect(out).not.toBe(params);
+    expect(out.prompt).toEqual(prompt);
+  });
+
+  it("should round-trip AI SDK 7's custom and reasoning-file parts when nothing is due", async () => {
+    const { middleware, reports } = middlewareWith();
+    const prompt: LanguageModelPromptMessage[] = [
+      { role: 'user', content: [{ type: 'text', text: 'Draw the architecture' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'A box per package.' },
+          { type: 'reasoning-file', data: { type: 'data', data: 'iVBORw0KGgo=' }, mediaType: 'image/png' },
+          { type: 'custom', kind: 'openai.compaction', providerOptions: { openai: { encryptedContent: 'gAAA' } } },
+          { type: 'text', text: 'Here it is.' },
+        ],
+      },
+      { role: 'user', content: [{ type: 'text', text: 'Thanks' }] },
+    ];
+    const params = { prompt };
+    const out = await middleware.transformParams({ type: 'generate', params, model: { specificationVersion: 'v4' } });
+    expect(reports.map((report) => report.type)).toEqual(['compressed']);
     expect(out.prompt).toEqual(prompt);
   });
 

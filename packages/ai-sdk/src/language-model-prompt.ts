@@ -68,11 +68,11 @@ function partToCodec(part: unknown, path: string, allowed: ReadonlySet<string>):
   if (!isPart(part) || !allowed.has(part.type)) {
     throw new UnsupportedPromptError({ path, found: isPart(part) ? `a ${part.type} part` : JSON.stringify(part) ?? String(part) });
   }
-  return part.type === 'file' ? fileToCodec(part, path) : part;
+  return part.type === 'file' || part.type === 'reasoning-file' ? fileToCodec(part, path) : part;
 }
 
 const userParts: ReadonlySet<string> = new Set(['text', 'file']);
-const assistantParts: ReadonlySet<string> = new Set(['text', 'file', 'reasoning', 'tool-call', 'tool-result']);
+const assistantParts: ReadonlySet<string> = new Set(['text', 'file', 'reasoning', 'reasoning-file', 'tool-call', 'tool-result', 'custom']);
 const toolParts: ReadonlySet<string> = new Set(['tool-result', 'tool-approval-response']);
 
 /**
@@ -124,6 +124,11 @@ function contentFromCodec(content: unknown, dialect: LanguageModelDialect): unkn
   return parts.flatMap((part) => {
     if (!isPart(part)) return [part];
     if (part.type === 'file' || part.type === 'image') return [fileFromCodec(part, dialect)];
+    if (part.type === 'reasoning-file') {
+      // AI SDK 7 only (AI SDK 6 has no reasoning files): its file data is tagged.
+      const { data, ...rest } = part;
+      return [{ ...rest, data: data instanceof URL ? { type: 'url', url: data } : { type: 'data', data } }];
+    }
     // Approval requests live in `ModelMessage`s only; the AI SDK never sends them to the model.
     if (part.type === 'tool-approval-request') return [];
     return [part];

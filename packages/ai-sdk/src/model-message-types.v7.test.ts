@@ -1,8 +1,10 @@
 // Type-level checks of @ctx/format-ai-sdk's message types against the real AI SDK 7 `ModelMessage` (installed as `ai-v7`).
 // Types only: nothing of AI SDK 7 runs, so this file also passes on Node 20. `tsc` (the typecheck task) checks them; a new part type, field or output type in a new release fails it.
 import type {
+  AiSdkCustomPart,
   AiSdkFilePart,
   AiSdkModelMessage,
+  AiSdkReasoningFilePart,
   AiSdkReasoningPart,
   AiSdkTextPart,
   AiSdkToolApprovalRequestPart,
@@ -36,8 +38,8 @@ describe('@ctx/format-ai-sdk message types (AI SDK 7)', () => {
   it('should know every role, part type and part field of AI SDK 7 messages', () => {
     expectTypeOf<Exclude<ModelMessage['role'], AiSdkModelMessage['role']>>().toEqualTypeOf<never>();
     expectTypeOf<Exclude<PartOf<UserModelMessage>['type'], Ours<'user'>['type']>>().toEqualTypeOf<never>();
-    // `custom` and `reasoning-file` have no canonical block: decode reports them (see the codec's README).
-    expectTypeOf<Exclude<PartOf<AssistantModelMessage>['type'], Ours<'assistant'>['type']>>().toEqualTypeOf<'custom' | 'reasoning-file'>();
+    // Every assistant part of AI SDK 7 has a place, `custom` and `reasoning-file` included.
+    expectTypeOf<Exclude<PartOf<AssistantModelMessage>['type'], Ours<'assistant'>['type']>>().toEqualTypeOf<never>();
     expectTypeOf<Exclude<PartOf<ToolModelMessage>['type'], Ours<'tool'>['type']>>().toEqualTypeOf<never>();
     expectTypeOf<MissingKeys<PartOf<UserModelMessage>, Ours<'user'>>>().toEqualTypeOf<never>();
     expectTypeOf<MissingKeys<PartOf<AssistantModelMessage>, Ours<'assistant'>>>().toEqualTypeOf<never>();
@@ -58,6 +60,8 @@ describe('@ctx/format-ai-sdk message types (AI SDK 7)', () => {
     // AI SDK 7 also reads \`reason\` and \`isAutomatic\` on approval requests: the codec keeps them.
     expectTypeOf<Writable<AiSdkReasoningPart>>().toExtend<ReasoningPart>();
     expectTypeOf<Writable<AiSdkToolCallPart>>().toExtend<ToolCallPart>();
+    expectTypeOf<Writable<AiSdkCustomPart>>().toExtend<Extract<PartOf<AssistantModelMessage>, { type: 'custom' }>>();
+    expectTypeOf<Writable<AiSdkReasoningFilePart>>().toExtend<Extract<PartOf<AssistantModelMessage>, { type: 'reasoning-file' }>>();
     expectTypeOf<Writable<AiSdkToolApprovalRequestPart>>().toExtend<ToolApprovalRequest>();
     expectTypeOf<Writable<Omit<AiSdkToolApprovalResponsePart, 'providerOptions'>>>().toExtend<ToolApprovalResponse>();
     // Content items are typed loosely (AI SDK 7 and 7 differ there); every other output is exact.

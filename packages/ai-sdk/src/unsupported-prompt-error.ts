@@ -6,8 +6,8 @@ const symbol = Symbol.for(marker);
 
 /**
  * Thrown (and, with the default `onError: 'pass-through'`, only reported) when a language-model prompt holds a part
- * ctx cannot carry through its history without loss, e.g. AI SDK 7's `custom` or `reasoning-file` assistant parts or
- * a file given by provider reference. The call then goes to the model with its prompt unchanged.
+ * ctx cannot carry through its history without loss, e.g. a file given by provider reference or as text (AI SDK 7).
+ * The call then goes to the model with its prompt unchanged.
  */
 export class UnsupportedPromptError extends CtxError {
   private readonly [symbol] = true;

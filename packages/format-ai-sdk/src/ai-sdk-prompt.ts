@@ -6,8 +6,8 @@ import { z } from 'zod';
  * The Vercel AI SDK `ModelMessage` types of AI SDK 5 (`ai@5.x`, package `@ai-sdk/provider-utils` 3.x), which AI SDK 6
  * and 7 keep, plus their additions: tool outputs (`execution-denied`, `providerOptions` on outputs, the `file`,
  * `file-*`, `image-*` and `custom` content items) and the tool approval parts (`tool-approval-request` in assistant
- * content, `tool-approval-response` in tool content). Not supported: AI SDK 7's `custom` and `reasoning-file`
- * assistant parts and its tagged file data (`{ type: 'data' | 'url' | 'reference' | 'text', … }`); decode reports them.
+ * content, `tool-approval-response` in tool content), and AI SDK 7's `custom` and `reasoning-file` assistant parts.
+ * Not supported: AI SDK 7's tagged file data (`{ type: 'data' | 'url' | 'reference' | 'text', … }`); decode reports it.
  * Schemas are strict: a key the types do not define is reported, so a round trip can never drop it silently.
  * Type-level tests (`ai-sdk-model-message.test-d.ts`) check these types against the real `ai` packages.
  */
@@ -45,6 +45,28 @@ export interface AiSdkFilePart {
   readonly data: AiSdkDataContent;
   readonly filename?: string;
   readonly mediaType: string;
+  readonly providerOptions?: AiSdkProviderOptions;
+}
+
+/**
+ * `ReasoningFilePart` (AI SDK 7): a file the model produced while reasoning. Decoded as a media block of the ai entry
+ * and encoded back as a reasoning file.
+ */
+export interface AiSdkReasoningFilePart {
+  readonly type: 'reasoning-file';
+  readonly data: AiSdkDataContent;
+  readonly mediaType: string;
+  readonly providerOptions?: AiSdkProviderOptions;
+}
+
+/**
+ * `CustomPart` (AI SDK 7): provider-specific assistant content (`kind` is `{provider}.{type}`, e.g.
+ * `openai.compaction`). It has no canonical block: decode keeps it verbatim in the entry's metadata, at its place
+ * among the other parts, and encode puts it back there.
+ */
+export interface AiSdkCustomPart {
+  readonly type: 'custom';
+  readonly kind: `${string}.${string}`;
   readonly providerOptions?: AiSdkProviderOptions;
 }
 
@@ -154,9 +176,11 @@ export interface AiSdkAssistantMessage {
         | AiSdkTextPart
         | AiSdkFilePart
         | AiSdkReasoningPart
+        | AiSdkReasoningFilePart
         | AiSdkToolCallPart
         | AiSdkToolResultPart
         | AiSdkToolApprovalRequestPart
+        | AiSdkCustomPart
       )[];
   readonly providerOptions?: AiSdkProviderOptions;
 }
@@ -209,6 +233,24 @@ export const aiSdkFilePartSchema = z.strictObject({
   data: dataContentSchema,
   filename: z.string().optional(),
   mediaType: z.string().min(1, 'Expected a media type such as application/pdf'),
+  providerOptions,
+});
+
+/** Schema of {@link AiSdkReasoningFilePart}. */
+export const aiSdkReasoningFilePartSchema = z.strictObject({
+  type: z.literal('reasoning-file'),
+  data: dataContentSchema,
+  mediaType: z.string().min(1, 'Expected a media type such as image/png'),
+  providerOptions,
+});
+
+/** Schema of {@link AiSdkCustomPart}. */
+export const aiSdkCustomPartSchema = z.strictObject({
+  type: z.literal('custom'),
+  kind: z.custom<`${string}.${string}`>(
+    (value) => typeof value === 'string' && /^[^.]+\..+$/.test(value),
+    { message: 'Expected a kind such as openai.compaction ({provider}.{type})' },
+  ),
   providerOptions,
 });
 
@@ -310,9 +352,11 @@ export const aiSdkModelMessageSchema = z.discriminatedUnion('role', [
           aiSdkTextPartSchema,
           aiSdkFilePartSchema,
           aiSdkReasoningPartSchema,
+          aiSdkReasoningFilePartSchema,
           aiSdkToolCallPartSchema,
           aiSdkToolResultPartSchema,
           aiSdkToolApprovalRequestPartSchema,
+          aiSdkCustomPartSchema,
         ]),
       ),
     ]),

@@ -12,6 +12,7 @@ import {
 import { aiSdkMetadataField } from './ai-sdk-provider-metadata.js';
 import type {
   AiSdkAssistantMessage,
+  AiSdkCustomPart,
   AiSdkFilePart,
   AiSdkImagePart,
   AiSdkPrompt,
@@ -30,7 +31,10 @@ function options(providerOptions: Options): JsonValue | undefined {
   return providerOptions === undefined ? undefined : (structuredClone(providerOptions));
 }
 
-function decodeMedia(part: AiSdkImagePart | AiSdkFilePart, context: { readonly inUserMessage: boolean }): ContentBlock {
+function decodeMedia(
+  part: AiSdkImagePart | AiSdkFilePart,
+  context: { readonly inUserMessage: boolean; readonly partType?: 'reasoning-file' },
+): ContentBlock {
   const content = decodeDataContent(part.type === 'image' ? part.image : part.data);
   const source = content.data === undefined ? { url: content.url ?? '' } : { data: content.data };
   if (part.type === 'image') {
@@ -56,7 +60,7 @@ function decodeMedia(part: AiSdkImagePart | AiSdkFilePart, context: { readonly i
     ...aiSdkMetadataField({
       providerOptions: options(part.providerOptions),
       dataKind: content.kind,
-      partType: wouldBeImage ? 'file' : undefined,
+      partType: context.partType ?? (wouldBeImage ? 'file' : undefined),
     }),
   };
 }
@@ -120,15 +124,16 @@ function decodeToolResult(part: AiSdkToolResultPart): ContentBlock {
 }
 
 type AssistantPart = Exclude<AiSdkAssistantMessage['content'], string>[number];
-type ApprovalPart = AiSdkToolApprovalRequestPart | AiSdkToolApprovalResponsePart;
+type ApprovalPart = AiSdkToolApprovalRequestPart | AiSdkToolApprovalResponsePart | AiSdkCustomPart;
 
 function isApprovalPart(part: { readonly type: string }): part is ApprovalPart {
-  return part.type === 'tool-approval-request' || part.type === 'tool-approval-response';
+  return part.type === 'tool-approval-request' || part.type === 'tool-approval-response' || part.type === 'custom';
 }
 
 /**
- * Tool approval parts have no canonical block: they are kept verbatim in the entry's metadata, each with the number
- * of other parts before it, so encode puts them back where they were. Undefined if the content has none.
+ * Tool approval parts and custom parts have no canonical block: they are kept verbatim in the entry's metadata, each
+ * with the number of other parts before it, so encode puts them back where they were. Undefined if the content has
+ * none.
  */
 function approvalsOf(content: readonly { readonly type: string }[]): JsonValue | undefined {
   const approvals: JsonValue[] = [];
@@ -140,8 +145,13 @@ function approvalsOf(content: readonly { readonly type: string }[]): JsonValue |
   return approvals.length === 0 ? undefined : approvals;
 }
 
-function decodeAssistantPart(part: Exclude<AssistantPart, AiSdkToolResultPart | AiSdkToolApprovalRequestPart>): ContentBlock {
+function decodeAssistantPart(part: Exclude<AssistantPart, AiSdkToolResultPart | AiSdkToolApprovalRequestPart | AiSdkCustomPart>): ContentBlock {
   switch (part.type) {
+    case 'reasoning-file':
+      return decodeMedia(
+        { type: 'file', data: part.data, mediaType: part.mediaType, ...(part.providerOptions === undefined ? {} : { providerOptions: part.providerOptions }) },
+        { inUserMessage: false, partType: 'reasoning-file' },
+      );
     case 'text':
       return { type: 'text', text: part.text, ...aiSdkMetadataField({ providerOptions: options(part.providerOptions) }) };
     case 'file':
@@ -182,7 +192,7 @@ function decodeAssistantMessage(message: AiSdkAssistantMessage): HistoryEntry[] 
   const results: ContentBlock[] = [];
   let order = '';
   for (const part of message.content) {
-    if (part.type === 'tool-approval-request') continue;
+    if (part.type === 'tool-approval-request' || part.type === 'custom') continue;
     if (part.type === 'tool-result') {
       results.push(decodeToolResult(part));
       order += 't';

@@ -12,11 +12,13 @@ import { isFlagSet, LossCollector, readObjectField, readStringField } from '@ctx
 import { AI_SDK_METADATA_KEY, readAiSdkMetadata, type AiSdkMetadata } from './ai-sdk-provider-metadata.js';
 import type {
   AiSdkAssistantMessage,
+  AiSdkCustomPart,
   AiSdkFilePart,
   AiSdkImagePart,
   AiSdkModelMessage,
   AiSdkPrompt,
   AiSdkProviderOptions,
+  AiSdkReasoningFilePart,
   AiSdkReasoningPart,
   AiSdkTextPart,
   AiSdkToolApprovalRequestPart,
@@ -52,7 +54,7 @@ function providerOptionsOf(metadata: AiSdkMetadata | undefined): { providerOptio
   return stored === undefined ? {} : { providerOptions: structuredClone(stored) as AiSdkProviderOptions };
 }
 
-function encodeMedia(block: MediaBlock, context: { readonly inUserMessage: boolean }): AiSdkImagePart | AiSdkFilePart {
+function encodeMedia(block: MediaBlock, context: { readonly inUserMessage: boolean }): AiSdkImagePart | AiSdkFilePart | AiSdkReasoningFilePart {
   const metadata = readAiSdkMetadata(block);
   const kind = readStringField(metadata, 'dataKind') as DataKind | undefined;
   const data = encodeDataContent({
@@ -60,6 +62,10 @@ function encodeMedia(block: MediaBlock, context: { readonly inUserMessage: boole
     ...(block.url === undefined ? {} : { url: block.url }),
     ...(kind === undefined ? {} : { kind }),
   });
+  // A file the model produced while reasoning (AI SDK 7) goes back as one, in the assistant message it came from.
+  if (!context.inUserMessage && readStringField(metadata, 'partType') === 'reasoning-file') {
+    return { type: 'reasoning-file', data, mediaType: block.mediaType, ...providerOptionsOf(metadata) };
+  }
   const asImage =
     context.inUserMessage &&
     readStringField(metadata, 'partType') !== 'file' &&
@@ -155,7 +161,7 @@ function encodeAssistantBlock(block: ContentBlock): AssistantPart | undefined {
     case 'text':
       return { type: 'text', text: block.text, ...providerOptionsOf(metadata) };
     case 'media':
-      return encodeMedia(block, { inUserMessage: false }) as AiSdkFilePart;
+      return encodeMedia(block, { inUserMessage: false }) as AiSdkFilePart | AiSdkReasoningFilePart;
     case 'thinking':
       return encodeReasoning(block);
     case 'tool_call': {
@@ -176,7 +182,7 @@ function encodeAssistantBlock(block: ContentBlock): AssistantPart | undefined {
 
 function encodeUserBlock(block: ContentBlock): UserPart | undefined {
   if (block.type === 'text') return { type: 'text', text: block.text, ...providerOptionsOf(readAiSdkMetadata(block)) };
-  if (block.type === 'media') return encodeMedia(block, { inUserMessage: true });
+  if (block.type === 'media') return encodeMedia(block, { inUserMessage: true }) as AiSdkImagePart | AiSdkFilePart;
   return undefined;
 }
 
@@ -317,7 +323,7 @@ export function encodeAiSdkPrompt(conversation: Conversation): EncodeResult<AiSd
 
 interface StoredApproval {
   readonly before: number;
-  readonly part: AiSdkToolApprovalRequestPart | AiSdkToolApprovalResponsePart;
+  readonly part: AiSdkToolApprovalRequestPart | AiSdkToolApprovalResponsePart | AiSdkCustomPart;
 }
 
 /** The approval parts decode kept in an entry's metadata; entries that are not shaped as decode writes them are skipped. */
@@ -328,23 +334,24 @@ function readApprovals(metadata: AiSdkMetadata | undefined): StoredApproval[] {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) return [];
     const { before, part } = item as { before?: unknown; part?: unknown };
     const type = (part as { type?: unknown } | null | undefined)?.type;
-    if (typeof before !== 'number' || (type !== 'tool-approval-request' && type !== 'tool-approval-response')) return [];
+    if (typeof before !== 'number' || (type !== 'tool-approval-request' && type !== 'tool-approval-response' && type !== 'custom')) return [];
     return [{ before, part: structuredClone(part) as StoredApproval['part'] }];
   });
 }
 
 /**
- * Puts approval parts back into a message: each after `before` of the message's other parts (at the end when the
- * message now has fewer). Request parts go into assistant content, response parts into tool content.
+ * Puts approval and custom parts back into a message: each after `before` of the message's other parts (at the end
+ * when the message now has fewer). Request and custom parts go into assistant content, response parts into tool
+ * content.
  */
 function insertApprovals(messages: AiSdkModelMessage[], index: number, approvals: readonly StoredApproval[]): void {
   const message = messages[index];
   if (message === undefined || (message.role !== 'assistant' && message.role !== 'tool')) return;
-  const wanted = message.role === 'assistant' ? 'tool-approval-request' : 'tool-approval-response';
+  const wanted: ReadonlySet<string> = new Set(message.role === 'assistant' ? ['tool-approval-request', 'custom'] : ['tool-approval-response']);
   const others: readonly { readonly type: string }[] =
     typeof message.content === 'string' ? [{ type: 'text', text: message.content } as AiSdkTextPart] : message.content;
   const content: { readonly type: string }[] = [];
-  const pending = approvals.filter((approval) => approval.part.type === wanted);
+  const pending = approvals.filter((approval) => wanted.has(approval.part.type));
   let next = 0;
   const flush = (count: number) => {
     while (next < pending.length && (pending[next]?.before ?? 0) <= count) content.push((pending[next++] as StoredApproval).part);

@@ -13,6 +13,8 @@ export interface ProxyCommandOptions {
   readonly host?: string;
   readonly window?: string;
   readonly stateless?: boolean;
+  /** `--no-cache-aware` sets it to false: every compaction is applied, paying or not. */
+  readonly cacheAware?: boolean;
   /** `--max-body`: bytes. */
   readonly maxBody?: string;
   /** `--timeout`: milliseconds to wait for the upstream's response headers. */
@@ -56,6 +58,7 @@ export async function runProxyCommand(
       host: options.host,
       window: wholeNumber('--window', options.window, 1_000, 100_000_000),
       stateless: options.stateless ?? false,
+      cacheAware: options.cacheAware ?? true,
       maxBodyBytes: wholeNumber('--max-body', options.maxBody, 1, 2 ** 31),
       upstreamTimeoutMs: wholeNumber('--timeout', options.timeout, 1, 24 * 3_600_000),
       maxConversations: wholeNumber('--max-conversations', options.maxConversations, 1, 1_000_000),

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createTokenCounter, type Conversation, type TokenCounter, type TurnReport } from '@ctx/core';
+import { isCompactionSummary } from '../calibration/claude-code-model-calls.js';
 import { collectTranscripts } from '../collect-transcripts.js';
 import { toRow, type CompareResultRow } from '../commands/compare-command.js';
 import { compareStrategies } from '../compare-strategies.js';
@@ -42,6 +43,16 @@ function turnsOf(entries: Conversation['history']): number[] {
     }
     return turn;
   });
+}
+
+/** The turn each epoch starts at: 0, then each turn that holds a compaction summary. */
+function epochStartsOf(entries: Conversation['history'], turns: readonly number[]): number[] {
+  const starts = [0];
+  entries.forEach((entry, index) => {
+    const turn = turns[index] as number;
+    if (isCompactionSummary(entry) && turn !== starts.at(-1)) starts.push(turn);
+  });
+  return starts;
 }
 
 function prefixSums(values: readonly number[]): number[] {
@@ -239,6 +250,7 @@ export async function runServeComparison(request: CompareRequest, context: Serve
         entries,
         perTurnBefore,
         cumulativeBefore: prefixSums(perTurnBefore),
+        epochStarts: epochStartsOf(history, turns),
         overheadTokens: comparison.overheadTokens,
         tokens: comparison.tokens,
         window: comparison.window,

@@ -162,6 +162,11 @@ export interface TranscriptOverview {
   readonly cumulativeBefore: readonly number[];
   /** Request tokens of each turn's own entries (the system and tools are counted in the first). */
   readonly perTurnBefore: readonly number[];
+  /**
+   * The turn each epoch starts at, in order: `[0]`, then the turn of each compaction summary the agent wrote (a
+   * Claude Code compaction restarts the model's context from its summary).
+   */
+  readonly epochStarts: readonly number[];
   readonly overheadTokens: number;
   readonly tokens: number;
   readonly window: number;

@@ -89,6 +89,11 @@ describe.skipIf(!hasChromium)('ctx serve in Chromium', () => {
       expect(row.text).toBe(`${cliRow.tokensBefore.toLocaleString('en-US')} → ${(cliRow.tokensAfter as number).toLocaleString('en-US')}`);
     });
 
+    // The chart shows each epoch's tokens on request (one epoch: this session was never compacted).
+    await page.getByRole('button', { name: 'Each epoch' }).click();
+    await page.locator('[data-testid=token-chart]').getByText(/^Each epoch's tokens before and after each strategy: 1 epoch;/).waitFor();
+    await page.getByRole('button', { name: 'Context size' }).click();
+
     // Truncation shortens entries in place: its history lists replaced entries with a diff.
     await page.locator('[data-testid=result-row][data-strategy=truncation]').click();
     await page.getByRole('button', { name: /^Replaced \(/ }).click();

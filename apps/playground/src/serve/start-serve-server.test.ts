@@ -102,6 +102,30 @@ describe('startServeServer', () => {
     expect(response.transcript.cumulativeBefore.at(-1)).toBe(response.results[0]?.tokensBefore);
   });
 
+  it.skipIf(corpus === undefined)('should mark where the agent compacted: the turns its epochs start at', async () => {
+    // A 1.6 MB Claude Code session in which Claude Code compacted once.
+    const file = join(corpus ?? '', 'claude-code', 'vsla', '0a725fb5-6378-432a-9e84-9f3f49d4043d.jsonl');
+    const { status, json } = await post({
+      source: { kind: 'upload', name: 'compacted.jsonl', text: await readFile(file, 'utf8') },
+      strategies: ['top-down-truncation'],
+      presets: [],
+    } satisfies CompareRequest);
+    expect(status).toBe(200);
+    const { transcript } = json as CompareResponse;
+    const turns = transcript.perTurnBefore.length;
+    expect(transcript.epochStarts[0]).toBe(0);
+    expect(transcript.epochStarts.length).toBeGreaterThan(1);
+    for (const [index, start] of transcript.epochStarts.entries()) {
+      if (index > 0) expect(start).toBeGreaterThan(transcript.epochStarts[index - 1] as number);
+      expect(start).toBeLessThan(turns);
+    }
+    // The epoch starts at the turn whose entries hold the compaction summary.
+    const summaryTurn = transcript.entries.find((entry) => entry.speaker === 'human' && /continued from a previous conversation/i.test(entry.text))?.turn;
+    expect(transcript.epochStarts).toContain(summaryTurn);
+    const demo = await post({ source: { kind: 'demo' }, strategies: ['top-down-truncation'], presets: [] } satisfies CompareRequest);
+    expect((demo.json as CompareResponse).transcript.epochStarts).toEqual([0]);
+  });
+
   it('should say what each pass did to each entry, with the replacement text', async () => {
     const { json } = await post({ source: { kind: 'demo' }, strategies: ['truncation', 'sliding-window'], presets: [] } satisfies CompareRequest);
     const [truncation, slidingWindow] = (json as CompareResponse).details;
