@@ -1,3 +1,4 @@
+import { cutTextHead } from '@ctx/strategy-utils';
 import { truncationMarker, isAlreadyShortened } from './content-markers.js';
 
 /** The limits of the `truncate` operation for one piece of text (FR-SM-002 `params.truncate`). */
@@ -10,23 +11,6 @@ export interface TruncationLimits {
   readonly addEllipsis: boolean;
 }
 
-/** Index of the `\n` ending line `lines`, or -1 when the text has no more than `lines` lines. */
-function endOfLine(text: string, lines: number): number {
-  let position = -1;
-  for (let line = 0; line < lines; line++) {
-    position = text.indexOf('\n', position + 1);
-    if (position === -1) return -1;
-  }
-  return position;
-}
-
-function linesFrom(text: string, from: number): number {
-  let lines = 0;
-  let position = from - 1;
-  while ((position = text.indexOf('\n', position + 1)) !== -1) lines++;
-  return text.endsWith('\n') ? lines : lines + 1;
-}
-
 /**
  * Whether `text` is over its truncation limits and not already this strategy's output: the pieces the `truncate`
  * and `summarize` operations work on.
@@ -36,9 +20,7 @@ function linesFrom(text: string, from: number): number {
  * @returns True when `truncateText` would cut it.
  */
 export function isOverLimits(text: string, limits: TruncationLimits): boolean {
-  if (isAlreadyShortened(text)) return false;
-  const lineEnd = limits.maxLines === undefined ? -1 : endOfLine(text, limits.maxLines);
-  return (lineEnd !== -1 && lineEnd < text.length - 1) || text.length > limits.maxChars;
+  return !isAlreadyShortened(text) && cutTextHead(text, limits) !== undefined;
 }
 
 /**
@@ -55,18 +37,10 @@ export function isOverLimits(text: string, limits: TruncationLimits): boolean {
  * ```
  */
 export function truncateText(text: string, limits: TruncationLimits): string {
-  if (!isOverLimits(text, limits)) return text;
-  const lineEnd = limits.maxLines === undefined ? -1 : endOfLine(text, limits.maxLines);
-  if (lineEnd !== -1 && lineEnd < text.length - 1 && lineEnd <= limits.maxChars) {
-    const head = text.slice(0, lineEnd);
-    return limits.addEllipsis ? `${head}\n${truncationMarker(linesFrom(text, lineEnd + 1), 'lines')}` : head;
-  }
-  // Cut by characters, never between the two halves of a surrogate pair.
-  let cut = limits.maxChars;
-  const code = text.charCodeAt(cut - 1);
-  if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
-  const head = text.slice(0, cut);
-  if (limits.addEllipsis) return `${head}\n${truncationMarker(text.length - cut, 'characters')}`;
-  // Without a marker an empty head would leave blank content behind.
-  return head === '' ? text : head;
+  if (isAlreadyShortened(text)) return text;
+  const cut = cutTextHead(text, limits);
+  if (cut === undefined) return text;
+  if (limits.addEllipsis) return `${cut.head}\n${truncationMarker(cut.removed, cut.unit)}`;
+  // Without a marker an empty head of a character cut would leave blank content behind.
+  return cut.unit === 'characters' && cut.head === '' ? text : cut.head;
 }

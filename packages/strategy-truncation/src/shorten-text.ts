@@ -1,3 +1,4 @@
+import { cutTextHead } from '@ctx/strategy-utils';
 import { SUPPRESSED_CONTENT_MARKER, isAlreadyShortened, truncationMarker } from './truncation-markers.js';
 
 /** How to shorten one piece of text that is over its limits. */
@@ -13,24 +14,6 @@ export interface TextLimits {
 export interface ShortenedText {
   readonly text: string;
   readonly operation: 'suppressed' | 'truncated';
-}
-
-/** Index just past the end of line `lines` (the position of its `\n`), or -1 when the text has no more lines. */
-function endOfLine(text: string, lines: number): number {
-  let position = -1;
-  for (let line = 0; line < lines; line++) {
-    position = text.indexOf('\n', position + 1);
-    if (position === -1) return -1;
-  }
-  return position;
-}
-
-function countLines(text: string, from: number): number {
-  let lines = 0;
-  let position = from - 1;
-  while ((position = text.indexOf('\n', position + 1)) !== -1) lines++;
-  // A final line break ends the last line; it does not start another.
-  return text.endsWith('\n') ? lines : lines + 1;
 }
 
 /**
@@ -52,23 +35,8 @@ function countLines(text: string, from: number): number {
  * ```
  */
 export function shortenText(text: string, limits: TextLimits): ShortenedText | undefined {
-  const lineEnd = limits.maxLines === undefined ? -1 : endOfLine(text, limits.maxLines);
-  // A text whose only further "line" is the empty one after a final line break is within the line limit.
-  const overLines = lineEnd !== -1 && lineEnd < text.length - 1;
-  if (!overLines && text.length <= limits.maxChars) return undefined;
-  if (isAlreadyShortened(text)) return undefined;
-
-  let shortened: string;
-  if (limits.mode === 'suppress') {
-    shortened = SUPPRESSED_CONTENT_MARKER;
-  } else if (overLines && lineEnd <= limits.maxChars) {
-    shortened = `${text.slice(0, lineEnd)}\n${truncationMarker(countLines(text, lineEnd + 1), 'lines')}`;
-  } else {
-    // Cut by characters, never between the two halves of a surrogate pair.
-    let cut = limits.maxChars;
-    const code = text.charCodeAt(cut - 1);
-    if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
-    shortened = `${text.slice(0, cut)}\n${truncationMarker(text.length - cut, 'characters')}`;
-  }
+  const cut = cutTextHead(text, limits);
+  if (cut === undefined || isAlreadyShortened(text)) return undefined;
+  const shortened = limits.mode === 'suppress' ? SUPPRESSED_CONTENT_MARKER : `${cut.head}\n${truncationMarker(cut.removed, cut.unit)}`;
   return shortened.length < text.length ? { text: shortened, operation: limits.mode === 'suppress' ? 'suppressed' : 'truncated' } : undefined;
 }

@@ -52,6 +52,7 @@ export { findFirstUserMessage, findLatestUserRequest, isHarnessEntry, typedPartO
 // Summaries (LLM strategies)
 export { buildSummaryInstructions, type SummaryInstructionsOptions } from './summary/summary-instructions.js';
 export { customPromptOf } from './summary/custom-prompt-of.js';
+export { cutTextHead, type TextHead, type TextHeadLimits } from './text/cut-text-head.js';
 export { createSummaryEntry, type SummaryEntryOptions } from './summary/summary-entry.js';
 export { buildFallbackSummary } from './summary/fallback-summary.js';
 export { summaryCounts } from './summary/summary-counts.js';

@@ -62,6 +62,14 @@ describe('ctx cost', () => {
     expect(unknown.stderr.split('\n')).toHaveLength(1);
   });
 
+  it('should refuse a condensing model without a price in one line, exit 2, naming the known models', async () => {
+    const { code, stdout, stderr } = await ctx('cost', writeSession(), '--strategies', 'native', '--condensing-models', 'claude-haiku-4-5,claude-hiaku-9');
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^ctx: --condensing-models: no price for claude-hiaku-9; known: .*claude-haiku-4-5/);
+    expect(stderr.split('\n')).toHaveLength(1);
+  });
+
   it('should fail in one line with exit 1 for a file that is not a Claude Code session', async () => {
     const path = join(directory, 'messages.json');
     writeFileSync(path, JSON.stringify([{ role: 'user', content: 'hi' }]));

@@ -1,4 +1,5 @@
 import { createTokenCounter } from '@ctx/core';
+import { anthropicPrices, findAnthropicModelPrice } from '@ctx/cost-anthropic';
 import type { CliIo } from '../cli-io.js';
 import type { CostReport } from '../cost/cost-report.js';
 import { formatCostReport } from '../cost/format-cost-report.js';
@@ -7,7 +8,9 @@ import { estimateCondensingCosts } from '../cost/estimate-condensing-costs.js';
 import { readCostSessions } from '../cost/read-cost-sessions.js';
 import { simulateCompressedCost } from '../cost/simulate-compressed-cost.js';
 import { resolveStrategies, type StrategyCommandOptions } from '../resolve-strategies.js';
+import { escapeForTerminal } from '../terminal-text.js';
 import { createTokenizer } from '../tokenizers.js';
+import { UsageError } from '../usage-error.js';
 
 /** The context window of the Claude models, unless `--window` says otherwise. */
 export const defaultCostWindow = 200_000;
@@ -23,6 +26,26 @@ export interface CostCommandOptions extends StrategyCommandOptions {
   readonly condensingModels?: string;
 }
 
+/**
+ * The model ids of `--condensing-models`, each one `@ctx/cost-anthropic` prices (an alias or dated id is fine).
+ *
+ * @throws `UsageError` naming an id the price table does not have and the ids it has (exit 2), before any session is
+ *   read.
+ */
+function parseCondensingModels(text: string): string[] {
+  const models = text
+    .split(',')
+    .map((model) => model.trim())
+    .filter((model) => model !== '');
+  const unknown = models.filter((model) => findAnthropicModelPrice(model) === undefined);
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `--condensing-models: no price for ${unknown.map((model) => escapeForTerminal(model)).join(', ')}; known: ${anthropicPrices.map((price) => price.model).join(', ')}`,
+    );
+  }
+  return models;
+}
+
 /** The condensing models LLM strategies are priced with besides the session's own: Anthropic's cheapest current one. */
 export const defaultCondensingModels = 'claude-haiku-4-5';
 
@@ -33,10 +56,11 @@ export const defaultCondensingModels = 'claude-haiku-4-5';
  * declines compactions that cost more in prompt-cache writes than they save.
  *
  * @returns 0, or 1 when a strategy failed on a session (the report is still printed).
- * @throws `UsageError` for unknown strategies or presets (exit 2); `CliError` for a path that is not a readable
- *   Claude Code session (exit 1).
+ * @throws `UsageError` for unknown strategies or presets, or a condensing model without a price (exit 2);
+ *   `CliError` for a path that is not a readable Claude Code session (exit 1).
  */
 export async function runCostCommand(paths: readonly string[], options: CostCommandOptions, io: CliIo): Promise<number> {
+  const condensingModels = parseCondensingModels(options.condensingModels ?? defaultCondensingModels);
   const strategies = await resolveStrategies(options);
   const tokenizer = await createTokenizer('gpt-tokenizer');
   const tokenCounter = createTokenCounter(tokenizer);
@@ -55,10 +79,7 @@ export async function runCostCommand(paths: readonly string[], options: CostComm
   const condensing = await estimateCondensingCosts({
     sessions: read.sessions,
     strategies,
-    models: (options.condensingModels ?? defaultCondensingModels)
-      .split(',')
-      .map((model) => model.trim())
-      .filter((model) => model !== ''),
+    models: condensingModels,
     tokenCounter,
     window,
   });

@@ -195,7 +195,8 @@ export interface CompressionOrchestrator {
   getSettings(): CompressionSettings;
   /**
    * Changes settings; validated as a whole, so a bad value changes nothing.
-   * @throws {@link InvalidSettingsError} or {@link UnknownStrategyError}.
+   * @throws {@link InvalidSettingsError} or {@link UnknownStrategyError}; {@link InvalidApiProfileError} when
+   *   `compression.profile` names no API profile (the message lists the known ids).
    */
   updateSettings(patch: CompressionSettingsInput): void;
   /**
