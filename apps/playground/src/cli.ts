@@ -167,7 +167,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
       .option('--presets <names>', 'comma-separated presets (default: every built-in one, or none with --strategies)'),
   )
     .option('--sessions <count>', 'how many sessions, largest first (default: 3; 1 with --quick)', parseSessionsOption)
-    .option('--runs <count>', 'timed runs of each call and cold process; the median is reported (default: 3; 1 with --quick)', parseRunsOption)
+    .option('--runs <count>', 'timed runs of each replay, call and cold process; the median is reported (default: 3; 1 with --quick)', parseRunsOption)
     .option('--window <tokens>', "the replays' context window (default: each session's own size in tokens, at most 200,000)", parseWindowOption)
     .option('--quick', 'one session and one run of each measure: a smoke run', false)
     .option('--json', 'print the report as JSON', false)

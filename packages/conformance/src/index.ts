@@ -28,6 +28,12 @@ export {
   type PropertyValidityReport,
 } from './property-validity.js';
 export {
+  checkAdditiveAtLineStarts,
+  type AdditivityCounterexample,
+  type AdditivityReport,
+  type CheckAdditiveAtLineStartsOptions,
+} from './tokenizer-additivity.js';
+export {
   buildRandomHistory,
   randomHistory,
   randomHistorySpec,

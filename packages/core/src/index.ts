@@ -76,6 +76,7 @@ export type { AddedToolPairingProblem } from './history/tool-call-ledger.js';
 // Tokens
 export type { Tokenizer } from './tokens/tokenizer.js';
 export { createTokenCounter, type TokenCounter, type TokenCountingOptions } from './tokens/token-counter.js';
+export { splitAtLineStarts } from './tokens/line-start-chunks.js';
 export {
   createCountingTokenizer,
   type CountingTokenizer,

@@ -8,7 +8,7 @@ import {
   type ToolCallBlock,
   type ToolResponseBlock,
 } from '@ctx/core';
-import type { ToolCallSemantics, ToolSemanticsRegistry } from '@ctx/strategy-utils';
+import { toValidatedEntry, type ToolCallSemantics, type ToolSemanticsRegistry } from '@ctx/strategy-utils';
 import { strategyName, withGeneratedResult } from './generated-marker.js';
 import { LatestFileStates } from './latest-file-states.js';
 import {
@@ -114,7 +114,8 @@ function summarizedEntry(
     });
     replaced.set(blockIndex, withGeneratedResult(response, summary, { kind: 'summary' }));
   }
-  const summarized: HistoryEntry = { ...entry, blocks: entry.blocks.map((block, index) => replaced.get(index) ?? block) };
+  // Validated, it is the object the orchestrator (or a pipeline) keeps rather than a copy made on every call.
+  const summarized = toValidatedEntry({ ...entry, blocks: entry.blocks.map((block, index) => replaced.get(index) ?? block) });
   summaryCache.set(entry, { calls, workspaceRoot, entry: summarized });
   return summarized;
 }

@@ -18,6 +18,7 @@ import {
 } from './lossless-settings.js';
 import { expandHistory } from './expand-history.js';
 import { createReferencePlanCache } from './reference-plan-cache.js';
+import { isFrozenHistory, sharedReferencePlans } from './shared-reference-plans.js';
 import { planSupersededTodos } from './plan-superseded-todos.js';
 
 const name = 'lossless';
@@ -50,7 +51,9 @@ interface CompressPlan {
  * Incremental: the strategy keeps its plan of each history it saw (per conversation, keyed by the entries
  * themselves, never by caller), so a history that extends one seen before — the previous result applied or not —
  * costs only its new entries: their lines are indexed and searched, nothing else is planned again, and the
- * replacement entries planned before are handed out again as they were. The result is exactly a full plan's.
+ * replacement entries planned before are handed out again as they were. The result is exactly a full plan's. Plans
+ * of frozen histories (every entry frozen, as `HistoryService` holds them) are shared by all lossless strategies
+ * with the same settings, so a new strategy asked about a history another one planned answers at once.
  *
  * Where the references' store lives: in the history itself. Each rewritten block carries its recipe (sources by
  * call id, line ranges, hashes; the original of a superseded list) in `providerMetadata.ctx.lossless`, which is
@@ -74,7 +77,14 @@ interface CompressPlan {
 export function createLosslessStrategy(settings?: LosslessSettingsInput): CompressionStrategy<LosslessSettings> {
   const resolved = parseStrategySettings(losslessSettingsSchema, settings, name);
   // Plans kept by input (never by caller): a history that extends one planned before costs only its new entries.
-  const plans = createReferencePlanCache(resolved);
+  // Frozen histories (as HistoryService holds them) share plans with every strategy of the same settings; others
+  // are planned by this strategy alone.
+  const ownPlans = createReferencePlanCache(resolved);
+  const sharedSettings = Object.freeze({ ...resolved });
+  const plans = {
+    plan: (history: readonly HistoryEntry[], workspaceRoot: string) =>
+      (isFrozenHistory(history) ? sharedReferencePlans(sharedSettings) : ownPlans).plan(history, workspaceRoot),
+  };
 
   const planCompression = (context: CompressionContext): CompressPlan => {
     const { history, tokenCounter } = context;

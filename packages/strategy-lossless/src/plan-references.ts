@@ -1,6 +1,6 @@
 import type { ContentBlock, HistoryEntry, JsonValue, ToolCallBlock } from '@ctx/core';
-import { classifyToolCall, classifyToolResult, type ToolCallSemantics } from '@ctx/strategy-utils';
-import { hashContent } from './content-hash.js';
+import { classifyToolCall, classifyToolResult, toValidatedEntry, type ToolCallSemantics } from '@ctx/strategy-utils';
+import { hashJson, hashLines } from './content-hash.js';
 import { describeSourceCall, type SourceDescription } from './describe-source-call.js';
 import { findLineRuns, type LineRun } from './find-line-runs.js';
 import { createLineIndex, type IndexedSource, type LineIndex } from './line-index.js';
@@ -335,8 +335,7 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
       readonly named: ReadonlySet<number>;
     },
   ): { marker: MarkerDescription; reference: Omit<LineReference, 'at'> } => {
-    const text = lines.slice(run.start, run.start + run.count).join('\n');
-    const hash = hashContent(text);
+    const hash = hashLines(lines, run.start, run.count);
     const first = parseNumberedLine(lines[run.start] as string);
     const numbering =
       first.number === undefined
@@ -571,7 +570,7 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
           providerMetadata: withLosslessRecord(block, {
             version: 1,
             field: 'parameters',
-            hash: hashContent(JSON.stringify(block.parameters)),
+            hash: hashJson(block.parameters),
             references: planned.references,
           }),
         };
@@ -603,13 +602,15 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
         providerMetadata: withLosslessRecord(block, {
           version: 1,
           field: 'result',
-          hash: hashContent(JSON.stringify(block.result)),
+          hash: hashJson(block.result),
           references: planned.references,
         }),
       };
     });
     if (blocks === undefined) return { replacement: undefined, counts: zeroCounts };
-    return { replacement: { ...entry, blocks }, counts };
+    // Validated (copied and frozen) once, here: plans are kept, so every later call hands out this same object, which
+    // the history service and token counter recognise instead of copying and counting it again.
+    return { replacement: toValidatedEntry({ ...entry, blocks }), counts };
   };
 
   return {

@@ -1,4 +1,4 @@
-import { createTokenCounter, getEntryGenerator, type HistoryEntry } from '@ctx/core';
+import { createTokenCounter, getEntryGenerator, parseHistory, type HistoryEntry } from '@ctx/core';
 import { describe, expect, it } from 'vitest';
 import { createExcerptSummaryBuilder } from './excerpt-summary.js';
 import { readSummaryBody } from './summary-entry.js';
@@ -104,5 +104,18 @@ describe('createExcerptSummaryBuilder', () => {
     builder.build(10, 1_000);
     // The second build of the same split only counts the new summary entry.
     expect(tokenizer.calls.length - afterFirst).toBe(1);
+  });
+
+  it('should describe a validated entry again when the history holds another one in its place (excerpts kept by entry)', () => {
+    const counter = createTokenCounter(wordTokenizer());
+    const cache = new WeakMap();
+    const validated = parseHistory(history);
+    const first = createExcerptSummaryBuilder(validated, { counter, excerptLength: 200, cache }).build(4, 1_000);
+    expect(summaryText(first.entry)).toContain('tool: [Read returned: export {}]');
+    const changed = [...validated];
+    changed[2] = parseHistory([result('c1', 'export const answer = 42;')])[0] as HistoryEntry;
+    const again = createExcerptSummaryBuilder(changed, { counter, excerptLength: 200, cache }).build(4, 1_000);
+    expect(summaryText(again.entry)).toContain('tool: [Read returned: export const answer = 42;]');
+    expect(again.entry).toEqual(createExcerptSummaryBuilder(changed, { counter, excerptLength: 200 }).build(4, 1_000).entry);
   });
 });

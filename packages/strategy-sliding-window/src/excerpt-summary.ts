@@ -1,4 +1,5 @@
 import type { HistoryEntry, Todo, TokenCounter } from '@ctx/core';
+import { isValidatedEntry } from '@ctx/strategy-utils';
 import { describeEntryExcerpt } from './entry-excerpt.js';
 import { createSummaryEntry, readSummaryBody } from './summary-entry.js';
 
@@ -34,9 +35,18 @@ export interface ExcerptSummaryOptions {
   readonly excerptLength: number;
   /** The agent's task list, listed after the excerpts (spec 002 §5.4: the todo list survives compaction). */
   readonly todos?: readonly Todo[];
+  /**
+   * The excerpts of validated entries described in earlier calls, kept by the strategy (made for this
+   * `excerptLength`): the next call, on the same history plus a few entries, describes only the new ones.
+   */
+  readonly cache?: ExcerptCache;
 }
 
-interface Piece {
+/** What one dropped entry contributes to an excerpt summary, by entry (see {@link ExcerptSummaryOptions.cache}). */
+export type ExcerptCache = WeakMap<HistoryEntry, ExcerptPiece>;
+
+/** What one entry contributes to an excerpt summary. */
+export interface ExcerptPiece {
   /** Lines this entry contributes: one excerpt, or the lines a previous summary carries forward. */
   readonly lines: readonly string[];
   /** Messages an earlier summary had already left out. */
@@ -52,7 +62,7 @@ function omittedLine(count: number): string {
 }
 
 /** The lines of an earlier summary worth carrying forward: not its intro, its omission count or its todo list. */
-function carriedPiece(body: string): Piece {
+function carriedPiece(body: string): ExcerptPiece {
   const lines: string[] = [];
   let omitted = 0;
   for (const line of body.split('\n')) {
@@ -96,18 +106,24 @@ export function createExcerptSummaryBuilder(
   const fixedTokens =
     counter.countEntry(createSummaryEntry([intro, ...todoLines].join('\n'))) + counter.countText(omittedLine(999_999)) + 1;
 
-  const pieces: Piece[] = [];
+  const pieces: ExcerptPiece[] = [];
   const lineTokens = new Map<string, number>();
-  const pieceAt = (index: number): Piece => {
+  const pieceAt = (index: number): ExcerptPiece => {
     let piece = pieces[index];
     if (piece === undefined) {
       const entry = history[index] as HistoryEntry;
-      const body = readSummaryBody(entry);
-      if (body === undefined) {
-        const line = describeEntryExcerpt(entry, excerptLength);
-        piece = { lines: line === undefined ? [] : [line], omitted: 0 };
-      } else {
-        piece = carriedPiece(body);
+      // An entry's piece depends on the entry and the excerpt length only; validated entries cannot change.
+      const cache = options.cache !== undefined && isValidatedEntry(entry) ? options.cache : undefined;
+      piece = cache?.get(entry);
+      if (piece === undefined) {
+        const body = readSummaryBody(entry);
+        if (body === undefined) {
+          const line = describeEntryExcerpt(entry, excerptLength);
+          piece = { lines: line === undefined ? [] : [line], omitted: 0 };
+        } else {
+          piece = carriedPiece(body);
+        }
+        cache?.set(entry, piece);
       }
       pieces[index] = piece;
     }

@@ -19,7 +19,7 @@ import {
   findFirstUserMessage,
   whereCutOutputIs,
 } from '@ctx/strategy-utils';
-import { createExcerptSummaryBuilder, type ExcerptSummary } from './excerpt-summary.js';
+import { createExcerptSummaryBuilder, type ExcerptCache, type ExcerptSummary } from './excerpt-summary.js';
 import { planSlidingWindow, type SlidingWindowPlan } from './plan-sliding-window.js';
 import {
   slidingWindowSettingsSchema,
@@ -132,6 +132,10 @@ export function createSlidingWindowStrategy(
 ): CompressionStrategy<SlidingWindowSettings> {
   const resolved = parseStrategySettings(slidingWindowSettingsSchema, settings, slidingWindowName);
   const usesSummarizer = resolved.summary === 'summarizer';
+  // Excerpts of the entries earlier calls dropped: an agent loop drops the same old entries again, turn after turn.
+  // Kept from the second plan on, so a strategy used once (`ctx compare`, a one-shot run) does not pay for keeping.
+  const excerptCache: ExcerptCache = new WeakMap();
+  let plans = 0;
 
   const planFor = (context: CompressionContext, targetTokens: number): Planning => {
     const { history, tokenCounter: counter } = context;
@@ -140,6 +144,7 @@ export function createSlidingWindowStrategy(
       counter,
       excerptLength: resolved.excerptLength,
       ...(context.activeTodos === undefined ? {} : { todos: context.activeTodos }),
+      ...(++plans > 1 ? { cache: excerptCache } : {}),
     });
     // A model writes its summary after planning: reserve the most it may take, plus the markers around it.
     const modelReserve = summaryCap + counter.countEntry(createSummaryEntry(''));

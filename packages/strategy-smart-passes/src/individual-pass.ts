@@ -1,8 +1,9 @@
 import { isJsonArray, isJsonObject, type HistoryEntry, type JsonValue, type ToolCallBlock } from '@ctx/core';
-import { classifyToolResult, type SupersededFileContent, type ToolCallKind } from '@ctx/strategy-utils';
+import { classifyToolResult, isValidatedEntry, toValidatedEntry, type SupersededFileContent, type ToolCallKind } from '@ctx/strategy-utils';
 import { SUPPRESSED_CONTENT_MARKER } from './content-markers.js';
 import { resolveOperation, type ContentType, type ResolvedOperation } from './content-operations.js';
 import { decomposeEntry, recomposeEntry } from './decompose-entry.js';
+import { sameDependencies, type KeptPassOutcome, type PassCache, type PieceDone } from './pass-cache.js';
 import { isOverLimits, truncateText } from './shorten-text.js';
 import type { PassConfig } from './smart-passes-settings.js';
 
@@ -30,6 +31,13 @@ export interface IndividualPassEnvironment {
    * (no summarizer, a failure), or `null` to keep the piece (planning, or `optimize()`, which never summarizes).
    */
   readonly summarize: (job: SummaryJob) => string | undefined | null;
+  /**
+   * This pass's outcomes from earlier calls, and what `saves` and `entrySaves` count with (the token counter):
+   * used when every entry of the history is validated and the pass summarizes nothing, so an outcome depends only
+   * on the entry and on what its dependencies record. A kept replacement is returned validated from its second use
+   * on, so the orchestrator keeps that object instead of copying it on every call.
+   */
+  readonly cache?: { readonly outcomes: PassCache; readonly passIndex: number; readonly countedBy: object };
 }
 
 /** Counts of what a pass did, per content type and operation (`toolResultsTruncated`, …). */
@@ -153,16 +161,73 @@ export function runIndividualPass(history: readonly HistoryEntry[], pass: PassCo
   const onlySuperseded = pass.fileContent === 'superseded';
   const touches = (callId: string, part: 'parameters' | 'results') =>
     ofKind(callId) && (!onlySuperseded || environment.superseded?.[part].has(callId) === true);
+  // Only error checks (keepErrors) look calls up.
   const callsById = new Map<string, ToolCallBlock>();
-  for (const entry of history) for (const block of entry.blocks) if (block.type === 'tool_call') callsById.set(block.id, block);
+  if (config.keepErrors) for (const entry of history) for (const block of entry.blocks) if (block.type === 'tool_call') callsById.set(block.id, block);
+
+  const summarizes = [config.defaults, ...config.overrides.map((override) => override.operations)].some((operations) =>
+    (['messageText', 'toolParameters', 'toolResults'] as const).some((type) => {
+      const operation = operations[type];
+      return operation !== undefined && resolveOperation(operation, type).operation === 'summarize';
+    }),
+  );
+  const cache = environment.cache !== undefined && !summarizes && history.every(isValidatedEntry) ? environment.cache : undefined;
+  // What an entry's outcome depends on besides the entry: see KeptPassOutcome.
+  const dependenciesOf = (entry: HistoryEntry, override: unknown, countedBy: object): unknown[] => {
+    const dependencies: unknown[] = [countedBy, override];
+    for (const block of entry.blocks) {
+      if (block.type === 'tool_call') dependencies.push(touches(block.id, 'parameters'));
+      else if (block.type === 'tool_response') {
+        dependencies.push(touches(block.callId, 'results'));
+        if (config.keepErrors) dependencies.push(callsById.get(block.callId));
+      }
+    }
+    return dependencies;
+  };
+  const count = (done: readonly PieceDone[]) => {
+    for (const { type, operation } of done) {
+      const key = `${countKey[type]}${operationSuffix[operation]}`;
+      counts[key] = (counts[key] ?? 0) + 1;
+    }
+  };
 
   let output: HistoryEntry[] | undefined;
   for (let index = environment.range.start; index < environment.range.end; index++) {
     const entry = history[index] as HistoryEntry;
     const override = overrides.get(index);
+    const dependencies = cache === undefined ? undefined : dependenciesOf(entry, override, cache.countedBy);
+    const slots = cache?.outcomes.get(entry);
+    if (cache !== undefined && dependencies !== undefined) {
+      const kept = slots?.[cache.passIndex];
+      if (slots !== undefined && kept !== undefined && sameDependencies(kept.dependencies, dependencies)) {
+        if (kept.next !== undefined) {
+          // Validated when it is used a second time, so the orchestrator keeps this object from then on (the first
+          // call leaves validating to the orchestrator, as it would for any strategy).
+          let next = kept.next;
+          if (!isValidatedEntry(next)) {
+            next = toValidatedEntry(next);
+            slots[cache.passIndex] = { ...kept, next };
+          }
+          count(kept.done);
+          (output ??= history.slice())[index] = next;
+        }
+        continue;
+      }
+    }
+    const keep = (next: HistoryEntry | undefined, done: readonly PieceDone[]) => {
+      if (cache === undefined || dependencies === undefined) return;
+      const outcome: KeptPassOutcome = { dependencies, next, done };
+      if (slots === undefined) {
+        const created: (KeptPassOutcome | undefined)[] = [];
+        created[cache.passIndex] = outcome;
+        cache.outcomes.set(entry, created);
+      } else {
+        slots[cache.passIndex] = outcome;
+      }
+    };
     const operationFor = (type: ContentType) => resolveOperation(override?.[type] ?? config.defaults[type], type);
     const parts = decomposeEntry(entry);
-    const done: { type: ContentType; operation: 'suppress' | 'truncate' | 'summarize' }[] = [];
+    const done: PieceDone[] = [];
     const process = (value: JsonValue, type: ContentType): JsonValue => {
       const outcome = applyOperation(value, type, operationFor(type), environment);
       summaryFallbacks += outcome.fallbacks;
@@ -183,13 +248,17 @@ export function runIndividualPass(history: readonly HistoryEntry[], pass: PassCo
         if (config.keepErrors && isErrorResult(block, callsById)) return value;
         return process(value, 'toolResults');
       }) ?? null;
-    if (done.length === 0) continue;
-    const next = recomposeEntry(entry, { messageText, toolParameters, toolResults });
-    if (next === entry || !environment.entrySaves(entry, next)) continue;
-    for (const { type, operation } of done) {
-      const key = `${countKey[type]}${operationSuffix[operation]}`;
-      counts[key] = (counts[key] ?? 0) + 1;
+    if (done.length === 0) {
+      keep(undefined, done);
+      continue;
     }
+    const next = recomposeEntry(entry, { messageText, toolParameters, toolResults });
+    if (next === entry || !environment.entrySaves(entry, next)) {
+      keep(undefined, []);
+      continue;
+    }
+    count(done);
+    keep(next, done);
     (output ??= history.slice())[index] = next;
   }
   return { history: output ?? history, counts, summaryFallbacks };

@@ -20,6 +20,9 @@ import {
   findSupersededFileContent,
   foldFileStates,
   inferWorkspaceRoot,
+  isSameEntryContent,
+  isValidatedEntry,
+  toValidatedEntry,
   type SupersededFileContent,
   type ToolCallKind,
   type ToolSemanticsRegistry,
@@ -27,6 +30,7 @@ import {
 import { runBatchPass } from './batch-pass.js';
 import { resolveOperation, type ContentType } from './content-operations.js';
 import { runIndividualPass, type IndividualPassEnvironment, type SummaryJob } from './individual-pass.js';
+import type { PassCache } from './pass-cache.js';
 import { selectPassRange } from './select-pass-range.js';
 import { smartPassesSettingsSchema, type PassConfig, type SmartPassesSettings, type SmartPassesSettingsInput } from './smart-passes-settings.js';
 import { summarizePieces } from './summarize-pieces.js';
@@ -195,6 +199,22 @@ export function createSmartPassesStrategy(
   const rootOf = (history: readonly HistoryEntry[], configured: string) => (configured === '/' ? inferWorkspaceRoot(history) : configured);
   const summarizerFor = (profile: string | undefined, context: CompressionContext) =>
     profile === undefined ? context.summarizer : runtime.summarizers?.[profile];
+  // What each individual pass did to the entries of earlier calls: an agent loop's next call sees the same entries
+  // plus a few new ones (see PassCache). Kept from the second call on, so a strategy used once (`ctx compare`, a
+  // one-shot run) does not pay for keeping.
+  const passOutcomes: PassCache = new WeakMap();
+  let calls = 0;
+  // The fold of each entry last time, validated: a fold of the same entry with the same content is that object again,
+  // so the passes after it find their kept outcomes, and the counter and the orchestrator the object they know.
+  const folds = new WeakMap<HistoryEntry, HistoryEntry>();
+  const keptFold = (original: HistoryEntry, folded: HistoryEntry): HistoryEntry => {
+    if (folded === original) return folded;
+    const previous = folds.get(original);
+    if (previous !== undefined && isSameEntryContent(previous, folded)) return previous;
+    const validated = toValidatedEntry(folded);
+    if (validated !== folded && isValidatedEntry(original)) folds.set(original, validated);
+    return validated;
+  };
 
   const optimize = (history: readonly HistoryEntry[], config: DensityConfig): DensityResult => {
     if (history.length === 0) return createEmptyDensityResult();
@@ -262,6 +282,7 @@ export function createSmartPassesStrategy(
       if (start.kind === 'no-op') return start.result;
       const { tokensBefore, target } = start;
       const counter = context.tokenCounter;
+      const keeping = ++calls > 1;
       const counts: Record<string, number> = { passesRun: 0, passesSkipped: 0, stoppedEarly: 0 };
       const warnings: StrategyWarning[] = [];
       let history: readonly HistoryEntry[] = context.history;
@@ -286,8 +307,10 @@ export function createSmartPassesStrategy(
       if (resolved.foldFileStates) {
         const before = counter.countEntries(history);
         const folded = foldFileStates(history, { workspaceRoot, strategyName: name, ...registryOption });
-        if (folded.foldedReads > 0 && counter.countEntries(folded.history) < before) {
-          history = folded.history;
+        const foldedHistory =
+          !keeping || folded.history === history ? folded.history : folded.history.map((entry, index) => keptFold(history[index] as HistoryEntry, entry));
+        if (folded.foldedReads > 0 && counter.countEntries(foldedHistory) < before) {
+          history = foldedHistory;
           add(counts, 'fileStates.readsFolded', folded.foldedReads);
           add(counts, 'fileStates.editsFolded', folded.foldedEdits);
           add(counts, 'fileStates.tokensSaved', before - counter.countEntries(history));
@@ -335,6 +358,7 @@ export function createSmartPassesStrategy(
             entrySaves: (entryBefore, entryAfter) => counter.countEntry(entryAfter) < counter.countEntry(entryBefore),
             toolKinds: pass.toolKinds === undefined ? new Map() : toolKindsOf(history, workspaceRoot, runtime.registry),
             ...supersededOf(pass, history, workspaceRoot, runtime.registry),
+            ...(keeping ? { cache: { outcomes: passOutcomes, passIndex, countedBy: counter } } : {}),
           };
           const jobs: SummaryJob[] = [];
           if (summarizeProfiles(pass).length > 0) runIndividualPass(history, pass, { ...environment, summarize: (job) => (jobs.push(job), null) });

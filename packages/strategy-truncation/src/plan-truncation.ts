@@ -1,7 +1,8 @@
-import { parseHistoryEntry, type HistoryEntry, type TokenCounter, type ToolCallBlock } from '@ctx/core';
-import { findThinkingToolLoopStart } from '@ctx/strategy-utils';
+import type { HistoryEntry, TokenCounter, ToolCallBlock } from '@ctx/core';
+import { findThinkingToolLoopStart, isValidatedEntry } from '@ctx/strategy-utils';
 import { selectZones, type TruncationZones } from './select-zones.js';
-import { emptyOperationCounts, shortenEntry, type BlockOperationCounts, type ContentCategory } from './shorten-entry.js';
+import { emptyOperationCounts, type BlockOperationCounts, type ContentCategory } from './shorten-entry.js';
+import { shortenEntryCached, type ShorteningCache } from './shortening-cache.js';
 import type { TruncationSettings } from './truncation-settings.js';
 
 /** Everything one truncation pass did, for the result's `metadata.counts` (spec 004 FR-TR-002 "token savings measured"). */
@@ -39,6 +40,11 @@ export interface PlanTruncationOptions {
   readonly tokenCounter: TokenCounter;
   /** Tokens the history may take; only used with `stopAtTarget`. */
   readonly targetTokens: number;
+  /**
+   * The strategy's shortenings from earlier calls (made for these `settings`); used only when every entry of the
+   * history is validated, so nothing cached can have changed.
+   */
+  readonly cache?: ShorteningCache;
 }
 
 const savingsKeys: Readonly<Record<ContentCategory, keyof TruncationCounts>> = {
@@ -102,6 +108,7 @@ export function planTruncation(history: readonly HistoryEntry[], options: PlanTr
   // The thinking of every step of the turn still in its tool loop stays, whatever the zones, when that turn opened
   // with thinking (Anthropic checks the opener; the thinking of the current turn goes back complete).
   const loopStart = findThinkingToolLoopStart(history);
+  const cache = options.cache !== undefined && history.every(isValidatedEntry) ? options.cache : undefined;
   const output: HistoryEntry[] = history.slice(0, zones.oldStart);
   const origins: number[] = output.map((_, index) => index);
   let tokens = tokensBefore;
@@ -114,7 +121,7 @@ export function planTruncation(history: readonly HistoryEntry[], options: PlanTr
     }
     rememberCalls(entry);
     const keepThinking = loopStart !== undefined && index >= loopStart;
-    const shortening = shortenEntry(entry, { settings, callsById, keepThinking });
+    const { shortening, replacement } = shortenEntryCached(entry, { settings, callsById, keepThinking }, cache);
     counts.errorResultsKept += shortening.operations.errorResultsKept;
     if (shortening.entry === entry) {
       output.push(entry);
@@ -123,8 +130,8 @@ export function planTruncation(history: readonly HistoryEntry[], options: PlanTr
     }
     // The orchestrator validates a strategy's output and copies every entry it has not validated before, and the
     // token counter caches by entry object: a raw replacement would be tokenized here and again after that copy.
-    // Validating it here makes the counted object the one the history keeps.
-    const replacement = shortening.entry === undefined ? undefined : parseHistoryEntry(shortening.entry);
+    // The replacement is validated (shortenEntryCached), so the counted object is the one the history keeps, and
+    // with a cache the next call gets this very object back, its count already cached.
     const before = tokenCounter.countEntry(entry);
     const after = replacement === undefined ? 0 : tokenCounter.countEntry(replacement);
     if (after >= before) {

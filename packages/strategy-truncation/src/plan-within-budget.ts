@@ -9,6 +9,7 @@ import {
 import { MAX_TOOL_RESULT_SHARE, classifyToolResult } from '@ctx/strategy-utils';
 import { planTruncation, type TruncationCounts, type TruncationPlan } from './plan-truncation.js';
 import { selectZones } from './select-zones.js';
+import type { ShorteningCache } from './shortening-cache.js';
 import type { TruncationSettings } from './truncation-settings.js';
 
 /** Everything one truncation pass did, tool results cut to fit the budget included. */
@@ -32,6 +33,8 @@ export interface PlanWithinBudgetOptions {
   readonly tokenCounter: TokenCounter;
   /** Tokens the history may take (`getHistoryTokenTarget(context.budget)`). */
   readonly targetTokens: number;
+  /** The strategy's shortenings from earlier calls (see `planTruncation`). */
+  readonly cache?: ShorteningCache;
 }
 
 /** Validated and frozen, like the entries `planTruncation` creates, so the orchestrator keeps these very objects. */

@@ -12,6 +12,7 @@ import {
 import { checkCompressionPreconditions, whereCutOutputIs } from '@ctx/strategy-utils';
 import type { TruncationCounts } from './plan-truncation.js';
 import { planWithinBudget, type BudgetedTruncationPlan } from './plan-within-budget.js';
+import type { ShorteningCache } from './shortening-cache.js';
 import {
   truncationSettingsSchema,
   type TruncationSettings,
@@ -69,12 +70,17 @@ function describeOperations(counts: TruncationCounts): string {
  */
 export function createTruncationStrategy(settings?: TruncationSettingsInput): CompressionStrategy<TruncationSettings> {
   const resolved = parseStrategySettings(truncationSettingsSchema, settings, name);
+  // In an agent loop each call sees the last one's history plus a few entries: what was shortened then is reused.
+  // Kept from the second plan on, so a strategy used once (`ctx compare`, a one-shot run) does not pay for keeping.
+  const cache: ShorteningCache = new WeakMap();
+  let plans = 0;
 
   const plan = (context: CompressionContext): BudgetedTruncationPlan =>
     planWithinBudget(context.history, {
       settings: resolved,
       tokenCounter: context.tokenCounter,
       targetTokens: getHistoryTokenTarget(context.budget),
+      ...(++plans > 1 ? { cache } : {}),
     });
 
   return {

@@ -1,5 +1,7 @@
+import { parseHistory } from '@ctx/core';
 import { describe, expect, it } from 'vitest';
 import { classifyHistoryToolCalls } from './classify-history-tool-calls.js';
+import { createToolSemanticsRegistry } from './tool-semantics-registry.js';
 import { answer, call, calls, deepFreeze, human, result } from './test-support/entries.js';
 
 const options = { workspaceRoot: '/repo' };
@@ -60,5 +62,36 @@ describe('classifyHistoryToolCalls', () => {
 
   it('should return nothing for a history without tool calls (EC-003, EC-004)', () => {
     expect(classifyHistoryToolCalls([human(), answer()], options)).toEqual([]);
+  });
+
+  describe('on validated histories (semantics kept by block between calls)', () => {
+    const opened = (path: string) =>
+      parseHistory([calls(call('1', 'bash', { command: `open ${path}` })), result('1', 'bash', `[File: ${path} (90 lines total)]`)]);
+    const editing = parseHistory([calls(call('2', 'bash', { command: 'edit 41:42\n    return 1\nend_of_edit' })), result('2', 'bash', 'File updated.')]);
+
+    it('should classify the same call again for another workspace root or another open file', () => {
+      const first = classifyHistoryToolCalls([...opened('src/x.py'), ...editing], options);
+      expect(first[1]?.semantics.writes).toEqual([{ path: '/repo/src/x.py', lineRange: { start: 41, end: 42 }, partial: true }]);
+      const otherFile = classifyHistoryToolCalls([...opened('src/y.py'), ...editing], options);
+      expect(otherFile[1]?.semantics.writes).toEqual([{ path: '/repo/src/y.py', lineRange: { start: 41, end: 42 }, partial: true }]);
+      const otherRoot = classifyHistoryToolCalls([...opened('src/y.py'), ...editing], { workspaceRoot: '/work' });
+      expect(otherRoot[1]?.semantics.writes).toEqual([{ path: '/work/src/y.py', lineRange: { start: 41, end: 42 }, partial: true }]);
+    });
+
+    it('should ask a registry passed in every time, so a tool registered later is used', () => {
+      const history = parseHistory([calls(call('v', 'view_source', { file: 'a.ts' })), result('v', 'view_source', 'x')]);
+      const registry = createToolSemanticsRegistry();
+      expect(classifyHistoryToolCalls(history, { ...options, registry })[0]?.semantics.kind).toBe('other');
+      registry.register('view_source', (_call, context) => ({ kind: 'read', reads: [{ path: context.resolvePath('a.ts'), partial: false }], writes: [], globs: [] }));
+      expect(classifyHistoryToolCalls(history, { ...options, registry })[0]?.semantics.kind).toBe('read');
+    });
+
+    it('should judge a response again when another call answers to its id', () => {
+      const output = parseHistory([result('b', '', 'Exit code 3\n')]);
+      const asRead = classifyHistoryToolCalls([...parseHistory([calls(call('b', 'Read', { file_path: 'a.ts' }))]), ...output], options);
+      const asShell = classifyHistoryToolCalls([...parseHistory([calls(call('b', 'Bash', { command: 'exit 3' }))]), ...output], options);
+      expect(asShell[0]?.response?.outcome).toMatchObject({ outcome: 'error', exitCode: 3 });
+      expect(asRead[0]?.response?.outcome).not.toEqual(asShell[0]?.response?.outcome);
+    });
   });
 });

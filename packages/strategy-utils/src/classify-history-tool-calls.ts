@@ -2,6 +2,7 @@ import type { HistoryEntry, ToolCallBlock, ToolResponseBlock } from '@ctx/core';
 import { listAssistantTurns } from './assistant-turns.js';
 import { classifyToolCall, type ClassifyToolCallOptions } from './classify-tool-call.js';
 import { classifyToolResult, type ToolResultClassification } from './classify-tool-result.js';
+import { isValidatedEntry } from './history/is-validated-entry.js';
 import { normalizeToolPath } from './normalize-tool-path.js';
 import type { ToolCallSemantics } from './tool-call-semantics.js';
 import { toolResultText } from './tool-result-text.js';
@@ -41,6 +42,50 @@ function reportedOpenFile(response: ToolResponseBlock): string | null | undefine
   return last.trim() === 'n/a' ? null : last.trim();
 }
 
+/*
+ * Strategies classify the same history several times per call (file folds, superseded content, tool kinds per pass)
+ * and again on the next turn, when it has grown by a few entries. The parts of blocks in validated (immutable)
+ * entries are kept here by block: a call's semantics with the built-in tools (a registry passed in can change, so its
+ * answers are not kept) for the last workspace root and open file it was classified with, a response's
+ * `(Open file: …)` line, and its outcome for the call it answered. Weak maps: blocks that leave every history go.
+ */
+interface KeptSemantics {
+  readonly workspaceRoot: string;
+  readonly openFile: string | undefined;
+  readonly semantics: ToolCallSemantics;
+}
+const keptSemantics = new WeakMap<ToolCallBlock, KeptSemantics>();
+const keptOpenFiles = new WeakMap<ToolResponseBlock, string | null | undefined>();
+const keptOutcomes = new WeakMap<ToolResponseBlock, { readonly call: ToolCallBlock; readonly outcome: ToolResultClassification }>();
+
+function semanticsOf(call: ToolCallBlock, options: ClassifyToolCallOptions, kept: boolean): ToolCallSemantics {
+  const { workspaceRoot, openFile } = options;
+  if (kept) {
+    const found = keptSemantics.get(call);
+    if (found !== undefined && found.workspaceRoot === workspaceRoot && found.openFile === openFile) return found.semantics;
+  }
+  const semantics = classifyToolCall(call, options);
+  if (kept) keptSemantics.set(call, { workspaceRoot, openFile, semantics });
+  return semantics;
+}
+
+function openFileReportedBy(response: ToolResponseBlock, kept: boolean): string | null | undefined {
+  if (kept && keptOpenFiles.has(response)) return keptOpenFiles.get(response);
+  const reported = reportedOpenFile(response);
+  if (kept) keptOpenFiles.set(response, reported);
+  return reported;
+}
+
+function outcomeOf(response: ToolResponseBlock, call: ToolCallBlock, kept: boolean): ToolResultClassification {
+  if (kept) {
+    const found = keptOutcomes.get(response);
+    if (found !== undefined && found.call === call) return found.outcome;
+  }
+  const outcome = classifyToolResult(response, call);
+  if (kept) keptOutcomes.set(response, { call, outcome });
+  return outcome;
+}
+
 /**
  * Classifies every tool call of a history in order, pairs each with its response (same turn, same call id) and
  * that response's outcome.
@@ -68,39 +113,58 @@ export function classifyHistoryToolCalls(
 ): ClassifiedToolCall[] {
   const records: ClassifiedToolCall[] = [];
   let openFile: string | undefined;
+  // One options object per editor state, not one per call.
+  let classifyOptions: ClassifyToolCallOptions = options;
+  const builtIns = options.registry === undefined;
+  const responses = new Map<string, Omit<ClassifiedToolResponse, 'outcome'> & { readonly kept: boolean }>();
   for (const turn of listAssistantTurns(history)) {
-    const responses = new Map<string, Omit<ClassifiedToolResponse, 'outcome'>>();
+    responses.clear();
     for (let entryIndex = turn.toolStart; entryIndex < turn.end; entryIndex++) {
-      (history[entryIndex] as HistoryEntry).blocks.forEach((block, blockIndex) => {
+      const entry = history[entryIndex] as HistoryEntry;
+      const kept = isValidatedEntry(entry);
+      const blocks = entry.blocks;
+      for (let blockIndex = 0; blockIndex < blocks.length; blockIndex++) {
+        const block = blocks[blockIndex] as HistoryEntry['blocks'][number];
         if (block.type === 'tool_response' && !responses.has(block.callId)) {
-          responses.set(block.callId, { entryIndex, blockIndex, block });
+          responses.set(block.callId, { entryIndex, blockIndex, block, kept });
         }
-      });
+      }
     }
     for (let entryIndex = turn.start; entryIndex < turn.toolStart; entryIndex++) {
-      (history[entryIndex] as HistoryEntry).blocks.forEach((block, blockIndex) => {
-        if (block.type !== 'tool_call') return;
-        const semantics = classifyToolCall(block, {
-          ...options,
-          ...(openFile === undefined ? {} : { openFile }),
-        });
-        if (semantics.openedFile !== undefined) openFile = semantics.openedFile;
+      const entry = history[entryIndex] as HistoryEntry;
+      const kept = isValidatedEntry(entry);
+      const blocks = entry.blocks;
+      for (let blockIndex = 0; blockIndex < blocks.length; blockIndex++) {
+        const block = blocks[blockIndex] as HistoryEntry['blocks'][number];
+        if (block.type !== 'tool_call') continue;
+        const semantics = semanticsOf(block, classifyOptions, kept && builtIns);
+        let opened = openFile;
+        if (semantics.openedFile !== undefined) opened = semantics.openedFile;
         const found = responses.get(block.id);
         if (found === undefined) {
           records.push({ entryIndex, blockIndex, call: block, semantics });
-          return;
+        } else {
+          const reported = openFileReportedBy(found.block, found.kept);
+          if (reported === null) opened = undefined;
+          else if (reported !== undefined) opened = normalizeToolPath(reported, options.workspaceRoot);
+          records.push({
+            entryIndex,
+            blockIndex,
+            call: block,
+            semantics,
+            response: {
+              entryIndex: found.entryIndex,
+              blockIndex: found.blockIndex,
+              block: found.block,
+              outcome: outcomeOf(found.block, block, kept && found.kept),
+            },
+          });
         }
-        const reported = reportedOpenFile(found.block);
-        if (reported === null) openFile = undefined;
-        else if (reported !== undefined) openFile = normalizeToolPath(reported, options.workspaceRoot);
-        records.push({
-          entryIndex,
-          blockIndex,
-          call: block,
-          semantics,
-          response: { ...found, outcome: classifyToolResult(found.block, block) },
-        });
-      });
+        if (opened !== openFile) {
+          openFile = opened;
+          classifyOptions = openFile === undefined ? options : { ...options, openFile };
+        }
+      }
     }
   }
   return records;

@@ -67,6 +67,11 @@ export {
   type SummaryText,
 } from './summary/request-summary.js';
 
+// Caching
+export { isValidatedEntry } from './history/is-validated-entry.js';
+export { isSameEntryContent } from './history/same-entry-content.js';
+export { toValidatedEntry } from './history/to-validated-entry.js';
+
 // Compression
 export { checkCompressionPreconditions, type CompressionPreconditions } from './compression-preconditions.js';
 export {

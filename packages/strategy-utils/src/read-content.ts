@@ -2,6 +2,15 @@ const systemReminder = /<system-reminder>[\s\S]*?(?:<\/system-reminder>|$)/g;
 const catHeader = /^Here's the result of running `cat -n` on [^\n]*:\n/;
 const numberedLine = /^\s*\d+(?:\t|→)/;
 
+/*
+ * File folds read the same results again on every call (and every turn): the content of long results is kept by
+ * text, in a map bounded by characters (the texts are the history's own strings, so it holds little beyond them).
+ */
+const minimumKeptLength = 256;
+const maximumKeptCharacters = 4_000_000;
+const keptContents = new Map<string, string>();
+let keptCharacters = 0;
+
 /**
  * The file content a read result shows: without the `cat -n`-style line numbers read tools put before each line
  * (Claude Code `Read`, `str_replace_editor view`), the `cat -n` header line, and the `<system-reminder>`s a harness
@@ -11,6 +20,26 @@ const numberedLine = /^\s*\d+(?:\t|→)/;
  * @returns The content the edits' old text can be found in.
  */
 export function readContentOf(text: string): string {
+  if (text.length < minimumKeptLength) return contentOf(text);
+  const kept = keptContents.get(text);
+  if (kept !== undefined) {
+    // Most recently used last, so the oldest is evicted first.
+    keptContents.delete(text);
+    keptContents.set(text, kept);
+    return kept;
+  }
+  const content = contentOf(text);
+  keptContents.set(text, content);
+  keptCharacters += text.length + content.length;
+  for (const [oldest, value] of keptContents) {
+    if (keptCharacters <= maximumKeptCharacters) break;
+    keptContents.delete(oldest);
+    keptCharacters -= oldest.length + value.length;
+  }
+  return content;
+}
+
+function contentOf(text: string): string {
   const body = (text.includes('<system-reminder>') ? text.replace(systemReminder, '') : text)
     .replace(catHeader, '')
     .replace(/\s+$/, '');

@@ -45,6 +45,8 @@ export async function createGptTokenizer(options: GptTokenizerOptions = {}): Pro
   return {
     specificationVersion: 'v1',
     name: `gpt-tokenizer:${encoding}`,
+    // Both encodings' pre-tokenizers never make a token across a line start (see the property's TSDoc); tested.
+    additiveAtLineStarts: true,
     countTokens: (text) => module.countTokens(text, countOptions),
   };
 }

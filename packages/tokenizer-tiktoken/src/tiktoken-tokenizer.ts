@@ -38,6 +38,8 @@ export async function createTiktokenTokenizer(options: TiktokenTokenizerOptions 
   return {
     specificationVersion: 'v1',
     name: `tiktoken:${encodingName}`,
+    // Both encodings' pre-tokenizers never make a token across a line start (see the property's TSDoc); tested.
+    additiveAtLineStarts: true,
     // Empty allowed and disallowed lists: special-token strings are encoded as ordinary text.
     countTokens: (text) => encoder.encode(text, [], []).length,
     dispose: () => {

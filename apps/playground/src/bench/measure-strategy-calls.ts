@@ -2,9 +2,11 @@ import {
   createCompressionBudget,
   createTokenCounter,
   densityDefaults,
+  parseHistory,
   type CompressionContext,
   type CompressionStrategy,
   type DensityConfig,
+  type HistoryEntry,
   type Tokenizer,
 } from '@ctx/core';
 import { inferWorkspaceRoot } from '@ctx/strategy-utils';
@@ -15,11 +17,14 @@ import { medianTime } from './median-time.js';
 export interface StrategyCallTimes {
   /** `optimize()` by a strategy that has optimized this history before (the agent loop's steady state). */
   readonly optimizeWarm: number | undefined;
-  /** `optimize()` by a new strategy. */
+  /** `optimize()` by a new strategy, on entries no strategy has seen (a new copy of the history). */
   readonly optimizeFresh: number | undefined;
   /** `compress()` by a strategy that has compressed this history before, every entry already counted. */
   readonly compressWarm: number;
-  /** `compress()` by a new strategy with a new counter that has counted the history (as the history service has). */
+  /**
+   * `compress()` by a new strategy on entries no strategy has seen (a new copy of the history), with a new counter
+   * that has counted them (as the history service has).
+   */
   readonly compressFresh: number;
 }
 
@@ -38,13 +43,16 @@ export interface MeasureStrategyCallsOptions {
  */
 export async function measureStrategyCalls(options: MeasureStrategyCallsOptions): Promise<StrategyCallTimes> {
   const { session, createStrategy, tokenizer, runs } = options;
-  const history = session.history;
+  // Strategies get the history service's entries: validated, copied and frozen once. Warm calls see the same ones
+  // every time; each fresh call gets its own copy, so nothing it finds was seen before (a new conversation).
+  const history = parseHistory(session.history);
   const config: DensityConfig = { ...densityDefaults, workspaceRoot: inferWorkspaceRoot(history) };
-  const contextFor = (): CompressionContext => {
+  const newCopy = () => parseHistory(structuredClone(session.history));
+  const contextFor = (entries: readonly HistoryEntry[]): CompressionContext => {
     const tokenCounter = createTokenCounter(tokenizer);
-    const contextLimit = tokenCounter.countEntries(history) + tokenCounter.countOverhead(session.system, session.tools);
+    const contextLimit = tokenCounter.countEntries(entries) + tokenCounter.countOverhead(session.system, session.tools);
     return {
-      history,
+      history: entries,
       system: session.system,
       tools: session.tools,
       tokenCounter,
@@ -58,14 +66,18 @@ export async function measureStrategyCalls(options: MeasureStrategyCallsOptions)
   if (warm.optimize !== undefined) {
     warm.optimize(history, config);
     optimizeWarm = await medianTime(runs, () => warm, (strategy) => strategy.optimize?.(history, config));
-    optimizeFresh = await medianTime(runs, createStrategy, (strategy) => strategy.optimize?.(history, config));
+    optimizeFresh = await medianTime(
+      runs,
+      () => ({ strategy: createStrategy(), history: newCopy() }),
+      ({ strategy, history: fresh }) => strategy.optimize?.(fresh, config),
+    );
   }
-  const context = contextFor();
+  const context = contextFor(history);
   await warm.compress(context);
   const compressWarm = await medianTime(runs, () => context, (same) => warm.compress(same));
   const compressFresh = await medianTime(
     runs,
-    () => ({ strategy: createStrategy(), context: contextFor() }),
+    () => ({ strategy: createStrategy(), context: contextFor(newCopy()) }),
     ({ strategy, context: fresh }) => strategy.compress(fresh),
   );
   return { optimizeWarm, optimizeFresh, compressWarm, compressFresh };

@@ -1,7 +1,10 @@
 import { median } from '../calibration/summary-statistics.js';
 
+/** Untimed runs before the timed ones. */
+const warmUpRuns = 5;
+
 /**
- * Runs `prepare` then times `run` on what it prepared, `runs` times after one untimed warm-up, and returns the median in milliseconds. Only
+ * Runs `prepare` then times `run` on what it prepared, `runs` times after five untimed warm-up runs, and returns the median in milliseconds. Only
  * `run` is timed, so a measure can start each run from a fresh state (a new strategy, a new counter).
  *
  * @param runs - How many timed runs (at least 1).
@@ -9,8 +12,9 @@ import { median } from '../calibration/summary-statistics.js';
  * @param run - The work measured.
  */
 export async function medianTime<Input>(runs: number, prepare: () => Input, run: (input: Input) => unknown): Promise<number> {
-  // One untimed run first, so the first timed one does not pay for compiling the code it runs.
-  await run(prepare());
+  // Untimed runs first, so the timed ones do not pay for compiling and optimizing the code they run: an agent loop
+  // calls the same code every turn, and a single warm-up leaves it half-optimized (medians 2–5× the steady state).
+  for (let index = 0; index < warmUpRuns; index++) await run(prepare());
   const times: number[] = [];
   for (let index = 0; index < Math.max(1, runs); index++) {
     const input = prepare();

@@ -13,7 +13,7 @@ import { createTokenizer } from '../tokenizers.js';
 export interface BenchCommandOptions extends StrategyCommandOptions {
   /** How many sessions to replay (largest first). @default 3, or 1 with `quick` */
   readonly sessions?: number;
-  /** Timed runs of each call and cold process; medians are reported. @default 3, or 1 with `quick` */
+  /** Timed runs of each replay, call and cold process; medians are reported. @default 3, or 1 with `quick` */
   readonly runs?: number;
   /** The replays' context window; by default each session's own size in tokens, at most 200,000. */
   readonly window?: number;

@@ -141,6 +141,22 @@ export class HistoryService {
    */
   private countFailure: TokenCountError | undefined;
   private recountScheduled = false;
+  /**
+   * What the last successful count covered: the entries array it summed (rewrites assign a new array, appends push
+   * onto the same one) and how many of its entries, and the system / tools it counted. A count after appends only
+   * adds the new entries (also after failed counts, which never update this); any rewrite recounts everything.
+   */
+  private counted: {
+    readonly history: readonly HistoryEntry[];
+    readonly entries: number;
+    readonly historyTokens: number;
+    readonly system: readonly TextBlock[];
+    readonly tools: readonly ToolDefinition[];
+  } = { history: [], entries: 0, historyTokens: 0, system: [], tools: [] };
+  /** The curated entries of `curatedOf[0 … curatedLength)`, extended on appends (see `getCurated`). */
+  private curated: HistoryEntry[] = [];
+  private curatedOf: readonly HistoryEntry[] | undefined;
+  private curatedLength = 0;
   private compressing = false;
   private pendingAdds: HistoryEntry[] = [];
   /** Tool call ids of the history and the queued adds; rebuilt lazily after the history is rewritten. */
@@ -221,7 +237,19 @@ export class HistoryService {
    * blocks, or only blank text) (spec 000 `getCurated`).
    */
   getCurated(): HistoryEntry[] {
-    return this.history.filter((entry) => !isEmptyAiEntry(entry));
+    // Appends push onto the same array, so only the new entries need checking; a rewrite starts over.
+    if (this.curatedOf !== this.history) {
+      this.curatedOf = this.history;
+      this.curated = [];
+      this.curatedLength = 0;
+    }
+    const entries = this.history;
+    for (let index = this.curatedLength; index < entries.length; index++) {
+      const entry = entries[index] as HistoryEntry;
+      if (!isEmptyAiEntry(entry)) this.curated.push(entry);
+    }
+    this.curatedLength = entries.length;
+    return this.curated.slice();
   }
 
   /**
@@ -479,11 +507,17 @@ export class HistoryService {
     });
   }
 
-  /** Counts everything; on failure keeps the old totals and records why, so the getters refuse to return them. */
+  /**
+   * Counts what changed since the last successful count: after appends only the new entries, after a rewrite
+   * everything (cached entries cost a lookup); the overhead only when the system instructions or tool
+   * definitions changed. On failure keeps the old totals and records why, so the getters refuse to return them.
+   */
   private recount(): void {
     const entries = this.history;
-    let historyTokens = 0;
-    for (let index = 0; index < entries.length; index++) {
+    const last = this.counted;
+    const appendedOnly = last.history === entries && last.entries <= entries.length;
+    let historyTokens = appendedOnly ? last.historyTokens : 0;
+    for (let index = appendedOnly ? last.entries : 0; index < entries.length; index++) {
       try {
         historyTokens += this.tokenCounter.countEntry(entries[index] as HistoryEntry);
       } catch (error) {
@@ -491,16 +525,20 @@ export class HistoryService {
         return;
       }
     }
-    let overheadTokens: number;
-    try {
-      overheadTokens = this.tokenCounter.countOverhead(this.system, this.tools);
-    } catch (error) {
-      this.countFailure = new TokenCountError({ cause: error });
-      return;
+    let overheadTokens = this.overheadTokens;
+    if (!appendedOnly || last.system !== this.system || last.tools !== this.tools) {
+      try {
+        overheadTokens = this.tokenCounter.countOverhead(this.system, this.tools);
+      } catch (error) {
+        this.countFailure = new TokenCountError({ cause: error });
+        return;
+      }
     }
+    this.counted = { history: entries, entries: entries.length, historyTokens, system: this.system, tools: this.tools };
     // Defensive clamp (spec 000 ERR-022): a total is never negative or NaN.
     this.historyTokens = Number.isFinite(historyTokens) && historyTokens > 0 ? historyTokens : 0;
     this.overheadTokens = Number.isFinite(overheadTokens) && overheadTokens > 0 ? overheadTokens : 0;
     this.countFailure = undefined;
   }
+
 }

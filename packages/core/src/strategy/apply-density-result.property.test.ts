@@ -16,7 +16,65 @@ const historyAndEdits = pairValidHistory.chain((history) =>
   }),
 );
 
+/** One entry of a history whose pairing may be broken anywhere: call and response ids come from a small pool. */
+const looseEntry = fc.oneof(
+  fc.constant<HistoryEntry>({ speaker: 'human', blocks: [{ type: 'text', text: 'go on' }] }),
+  fc.constant<HistoryEntry>({ speaker: 'ai', blocks: [{ type: 'text', text: 'looking' }] }),
+  fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd'), { minLength: 1, maxLength: 3 }).map(
+    (ids): HistoryEntry => ({ speaker: 'ai', blocks: ids.map((id) => ({ type: 'tool_call', id, name: 'Bash', parameters: {} })) }),
+  ),
+  fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { minLength: 1, maxLength: 3 }).map(
+    (ids): HistoryEntry => ({
+      speaker: 'tool',
+      blocks: ids.map((callId) => ({ type: 'tool_response', callId, toolName: 'Bash', result: 'ok' })),
+    }),
+  ),
+);
+
+/** Pair-valid turns with broken ones mixed in, and edits that replace entries with any kind of entry. */
+const looseHistoryAndEdits = fc
+  .tuple(pairValidHistory, fc.array(fc.tuple(fc.nat(), looseEntry), { maxLength: 4 }))
+  .map(([valid, inserts]) => {
+    const history: HistoryEntry[] = [...valid];
+    for (const [at, entry] of inserts) history.splice(at % (history.length + 1), 0, entry);
+    return history;
+  })
+  .chain((history) =>
+    fc.record({
+      history: fc.constant(history),
+      removals: fc.uniqueArray(fc.integer({ min: 0, max: Math.max(0, history.length - 1) }), { maxLength: 6 }),
+      replaced: fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: Math.max(0, history.length - 1) }), looseEntry), {
+        maxLength: 3,
+        selector: ([index]) => index,
+      }),
+    }),
+  );
+
 describe('applyDensityResultToHistory (properties)', () => {
+  it('should refuse a result exactly when a full scan finds a pairing problem the input did not have', () => {
+    fc.assert(
+      fc.property(looseHistoryAndEdits, ({ history, removals, replaced }) => {
+        const frozen = parseHistory(history);
+        const removed = new Set(removals);
+        const replacements = new Map(replaced.filter(([index]) => !removed.has(index) && index < frozen.length));
+        const validRemovals = removals.filter((index) => index < frozen.length);
+        const expected = frozen.flatMap((entry, index) =>
+          removed.has(index) ? [] : [replacements.get(index) ?? entry],
+        );
+        const breaksPairing = findNewToolPairingProblems(frozen, expected).length > 0;
+        let refused = false;
+        try {
+          applyDensityResultToHistory(frozen, { removals: validRemovals, replacements, metadata: {} });
+        } catch (error) {
+          expect(CompressionStrategyError.isInstance(error)).toBe(true);
+          refused = true;
+        }
+        expect(refused).toBe(breaksPairing);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('should either reject with CompressionStrategyError or return exactly the described history, never a pair-breaking one', () => {
     fc.assert(
       fc.property(historyAndEdits, ({ history, removals, replaced }) => {

@@ -2,6 +2,7 @@ import { CompressionStrategyError } from '../errors/compression-strategy-error.j
 import { InvalidHistoryError } from '../errors/invalid-history-error.js';
 import type { HistoryEntry } from '../history/history-entry.js';
 import { parseHistoryEntry } from '../history/parse-history.js';
+import { hasPairingProblemsNear } from '../history/has-pairing-problems-near.js';
 import { describeToolPairingProblem, findNewToolPairingProblems } from '../history/tool-pairing.js';
 import type { DensityResult } from './density-result.js';
 
@@ -130,13 +131,19 @@ export function applyDensityResultToHistory(
 
   const next: HistoryEntry[] = [];
   const originalIndexOf: number[] = [];
+  // Positions of `next` whose turns an edit touched: a replaced entry and its neighbours, both sides of a removal.
+  const touched: number[] = [];
   for (let index = 0; index < history.length; index++) {
-    if (seen.has(index)) continue;
+    if (seen.has(index)) {
+      touched.push(next.length - 1, next.length);
+      continue;
+    }
     originalIndexOf.push(index);
     if (!replacementMap.has(index)) {
       next.push(history[index] as HistoryEntry);
       continue;
     }
+    touched.push(next.length - 1, next.length, next.length + 1);
     const replacement = replacementMap.get(index);
     try {
       next.push(parseHistoryEntry(replacement, `replacements[${index}]`));
@@ -146,7 +153,8 @@ export function applyDensityResultToHistory(
     }
   }
 
-  const problems = findNewToolPairingProblems(history, next);
+  // Turns no edit touched are the input's own, problems included: when the touched ones are clean, nothing is new.
+  const problems = hasPairingProblemsNear(next, touched.sort((a, b) => a - b)) ? findNewToolPairingProblems(history, next) : [];
   if (problems.length > 0) {
     // Report positions in the history the strategy was given, not in the edited one.
     const located = problems.map((problem) => ({

@@ -13,6 +13,11 @@ describe('createCountingTokenizer', () => {
     expect(tokenizer.specificationVersion).toBe('v1');
   });
 
+  it('should keep the wrapped tokenizer\'s additiveAtLineStarts, so counting through it caches the same chunks', () => {
+    expect(createCountingTokenizer({ ...createWordTokenizer(), additiveAtLineStarts: true }).tokenizer.additiveAtLineStarts).toBe(true);
+    expect(createCountingTokenizer(createWordTokenizer()).tokenizer.additiveAtLineStarts).toBeUndefined();
+  });
+
   it('should count calls, characters, tokens and the time spent in the wrapped tokenizer', () => {
     let clock = 0;
     const slow = createWordTokenizer((text) => {

@@ -39,7 +39,7 @@ export interface CountingTokenizerOptions {
  *
  * @param tokenizer - The tokenizer to wrap; it is not modified.
  * @param options - The clock to time calls with.
- * @returns The wrapping tokenizer (same `name` and `specificationVersion`) and its figures.
+ * @returns The wrapping tokenizer (same `name`, `specificationVersion` and `additiveAtLineStarts`) and its figures.
  *
  * @example
  * ```ts
@@ -60,6 +60,7 @@ export function createCountingTokenizer(tokenizer: Tokenizer, options: CountingT
     tokenizer: {
       specificationVersion: tokenizer.specificationVersion,
       name: tokenizer.name,
+      ...(tokenizer.additiveAtLineStarts === undefined ? {} : { additiveAtLineStarts: tokenizer.additiveAtLineStarts }),
       countTokens(text) {
         calls += 1;
         characters += text.length;

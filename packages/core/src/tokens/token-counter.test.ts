@@ -60,6 +60,32 @@ describe('createTokenCounter', () => {
     });
   });
 
+  describe('line-start chunks (additiveAtLineStarts)', () => {
+    const fileLines = Array.from({ length: 400 }, (_, index) => `  export const value${index} = compute(${index});`);
+    const file = fileLines.join('\n');
+
+    it('should tokenize only the changed chunks of a text that shares most lines with one counted before, and count it exactly', () => {
+      const words = createWordTokenizer();
+      const counter = createTokenCounter({ ...words, additiveAtLineStarts: true });
+      counter.countText(file);
+      const tokenizedBefore = words.calls.join('').length;
+      const edited = [...fileLines];
+      edited.splice(200, 5, '  [lines 200–204 as in the read above]');
+      const text = edited.join('\n');
+      expect(counter.countText(text)).toBe(createWordTokenizer().countTokens(text));
+      const tokenizedForEdit = words.calls.join('').length - tokenizedBefore;
+      expect(tokenizedForEdit).toBeGreaterThan(0);
+      expect(tokenizedForEdit).toBeLessThan(text.length / 10);
+    });
+
+    it('should hand a long text whole to a tokenizer that does not declare additiveAtLineStarts', () => {
+      const words = createWordTokenizer();
+      const counter = createTokenCounter(words);
+      counter.countText(file);
+      expect(words.calls).toEqual([file]);
+    });
+  });
+
   it('should expose the tokenizer it counts with', () => {
     const tokenizer = createWordTokenizer();
     expect(createTokenCounter(tokenizer).tokenizer).toBe(tokenizer);

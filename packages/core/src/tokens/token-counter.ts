@@ -4,6 +4,7 @@ import type { ToolDefinition } from '../history/conversation.js';
 import type { HistoryEntry } from '../history/history-entry.js';
 import type { JsonValue } from '../history/json-value.js';
 import { isValidated } from '../history/validated-objects.js';
+import { splitAtLineStarts } from './line-start-chunks.js';
 import type { Tokenizer } from './tokenizer.js';
 
 /** How entries are turned into token estimates. */
@@ -22,7 +23,9 @@ export interface TokenCountingOptions {
   /**
    * Characters of text kept in the content cache: texts of at least 64 characters are also cached by content, so
    * an equal text in a new entry object (a strategy's rewritten entry, the validated copy the history service
-   * stores, a tool result repeated by the agent) is not tokenized again. Oldest texts are evicted first; 0 turns
+   * stores, a tool result repeated by the agent) is not tokenized again. With a tokenizer that declares
+   * `additiveAtLineStarts`, texts of 1,024 characters or more are cached as chunks of lines instead, so a text that
+   * shares most of its lines with one counted before (a block a strategy rewrote in part) costs only the rest. Oldest texts are evicted first; 0 turns
    * the content cache off.
    * @default 16_000_000
    */
@@ -55,6 +58,8 @@ export interface TokenCounter {
 
 /** Shorter texts are tokenized every time: looking them up would cost about as much. */
 const minimumCachedLength = 64;
+/** With a tokenizer whose counts add up at line starts, texts at least this long are counted chunk by chunk. */
+const minimumChunkedLength = 1024;
 
 function serialize(value: JsonValue): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
@@ -98,8 +103,7 @@ export function createTokenCounter(tokenizer: Tokenizer, options: TokenCountingO
     return Number.isFinite(count) && count > 0 ? count : 0;
   };
 
-  const countText = (text: string): number => {
-    if (text === '') return 0;
+  const countCachedText = (text: string): number => {
     if (text.length < minimumCachedLength || text.length > contentCacheCharacters) return tokenize(text);
     const cached = byContent.get(text);
     if (cached !== undefined) {
@@ -116,6 +120,17 @@ export function createTokenCounter(tokenizer: Tokenizer, options: TokenCountingO
       cachedCharacters -= oldest.length;
     }
     return count;
+  };
+
+  // The sum of the chunks' counts is exactly the whole text's count (the tokenizer says so); chunks a text shares with
+  // one counted before (the unchanged parts of a rewritten block, a file read again) come from the cache.
+  const chunked = tokenizer.additiveAtLineStarts === true;
+  const countText = (text: string): number => {
+    if (text === '') return 0;
+    if (!chunked || text.length < minimumChunkedLength) return countCachedText(text);
+    let total = 0;
+    for (const chunk of splitAtLineStarts(text)) total += countCachedText(chunk);
+    return total;
   };
 
   const countBlockContent = (block: ContentBlock): number => {
