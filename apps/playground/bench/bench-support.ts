@@ -3,7 +3,16 @@
 // reads a transcript exactly as `ctx compare` does.
 import { join } from 'node:path';
 import { createSyntheticHistory } from '@ctx/conformance';
-import { createCompressionBudget, parseHistory, type CompressionContext, type HistoryEntry, type TokenCounter } from '@ctx/core';
+import {
+  createCompressionBudget,
+  parseHistory,
+  type CompressionContext,
+  type CompressionStrategy,
+  type DensityConfig,
+  type DensityResult,
+  type HistoryEntry,
+  type TokenCounter,
+} from '@ctx/core';
 import type { BenchOptions } from 'vitest';
 import { findCorpusDirectory } from '../src/corpus.js';
 import { readTranscriptFile } from '../src/read-transcripts.js';
@@ -113,4 +122,22 @@ export function createSessionSizedContext(history: readonly HistoryEntry[], toke
     tokenCounter,
     budget: createCompressionBudget({ contextLimit: tokenCounter.countEntries(history), threshold: 0.85 }),
   };
+}
+
+/** The largest recorded sessions of two agents, by label: what the core and strategy benchmarks replay. */
+export const largestCorpusSessions = {
+  'Claude Code 3.2 MB (the largest)': 'claude-code/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl',
+  'Claude Code 2.7 MB': 'claude-code/spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl',
+  'mini-swe-agent 2.1 MB': 'openai-chat/mini-swe-agent/psf__requests-1142.traj.json',
+} as const;
+
+/**
+ * A strategy's `optimize()` as a plain function, for benchmarks of strategies that must have one.
+ *
+ * @throws Error when the strategy has no `optimize()`.
+ */
+export function optimizerOf(strategy: CompressionStrategy): (history: readonly HistoryEntry[], config: DensityConfig) => DensityResult {
+  const optimize = strategy.optimize?.bind(strategy);
+  if (optimize === undefined) throw new Error(`${strategy.name} must optimize`);
+  return optimize;
 }

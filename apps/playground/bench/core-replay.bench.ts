@@ -25,7 +25,7 @@ import { createHighDensityStrategy } from '@ctx/strategy-high-density';
 import { createTruncationStrategy } from '@ctx/strategy-truncation';
 import { createGptTokenizer } from '@ctx/tokenizer-gpt-tokenizer';
 import { bench, describe } from 'vitest';
-import { findBenchCorpus, readCorpusHistories } from './bench-support.js';
+import { findBenchCorpus, largestCorpusSessions, readCorpusHistories } from './bench-support.js';
 
 const corpus = findBenchCorpus('core replay benchmarks');
 // A replay takes a few hundred milliseconds: a fixed number of runs says more than a time budget here.
@@ -82,11 +82,7 @@ async function replay(entries: readonly HistoryEntry[], tokenizer: Tokenizer, st
 
 if (corpus !== undefined) {
   const gptTokenizer = await createGptTokenizer();
-  const sessions = await readCorpusHistories(corpus, {
-    'Claude Code 3.2 MB (the largest)': 'claude-code/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl',
-    'Claude Code 2.7 MB': 'claude-code/spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl',
-    'mini-swe-agent 2.1 MB': 'openai-chat/mini-swe-agent/psf__requests-1142.traj.json',
-  });
+  const sessions = await readCorpusHistories(corpus, largestCorpusSessions);
 
   for (const [label, parsed] of Object.entries(sessions)) {
     // Plain objects, as an agent hands them over: not the parser's own frozen entries, which it would pass through.

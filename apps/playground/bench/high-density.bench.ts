@@ -20,18 +20,13 @@ import {
 import { createHighDensityStrategy } from '@ctx/strategy-high-density';
 import { createGptTokenizer } from '@ctx/tokenizer-gpt-tokenizer';
 import { bench, describe } from 'vitest';
-import { createSessionSizedContext, findBenchCorpus, measuredRun, readCorpusHistories, syntheticHistory } from './bench-support.js';
+import { createSessionSizedContext, findBenchCorpus, largestCorpusSessions, measuredRun, optimizerOf, readCorpusHistories, syntheticHistory } from './bench-support.js';
 
 const corpus = findBenchCorpus('high-density corpus benchmarks');
 const measured = measuredRun({ warmupTime: 300 });
 // What the orchestrator passes by default: spec 000's toggles, and '/' as the root (the session's own root is used).
 const defaults: DensityConfig = { ...densityDefaults, workspaceRoot: '/' };
 const withRecencyPruning: DensityConfig = { ...defaults, recencyPruning: true };
-
-function optimizeOf(strategy: ReturnType<typeof createHighDensityStrategy>) {
-  if (strategy.optimize === undefined) throw new Error('high-density must optimize');
-  return (history: readonly HistoryEntry[], config: DensityConfig) => strategy.optimize?.(history, config);
-}
 
 /** One assistant turn (an Edit and a Read) with its results, as new frozen entries. */
 function appendedTurn(): readonly HistoryEntry[] {
@@ -59,11 +54,11 @@ describe('high-density: optimize after one appended turn', () => {
     for (const [toggle, config] of [['off', defaults], ['on', withRecencyPruning]] as const) {
       // The loop's steady state: the previous result applied, then one more turn appended.
       const raw = syntheticHistory(size);
-      const result = optimizeOf(createHighDensityStrategy())(raw, config);
+      const result = optimizerOf(createHighDensityStrategy())(raw, config);
       if (result === undefined) throw new Error('high-density must optimize');
       const base = applyDensityResultToHistory(raw, result);
       const grown = [...base, ...appendedTurn()];
-      const optimize = optimizeOf(createHighDensityStrategy());
+      const optimize = optimizerOf(createHighDensityStrategy());
       optimize(base, config);
       bench(`${size} entries + 1 turn, recencyPruning ${toggle}`, () => {
         optimize(grown, config);
@@ -74,19 +69,15 @@ describe('high-density: optimize after one appended turn', () => {
 
 if (corpus !== undefined) {
   const gptTokenizer = await createGptTokenizer();
-  const sessions = await readCorpusHistories(corpus, {
-    'Claude Code 3.2 MB (the largest)': 'claude-code/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl',
-    'Claude Code 2.7 MB': 'claude-code/spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl',
-    'mini-swe-agent 2.1 MB': 'openai-chat/mini-swe-agent/psf__requests-1142.traj.json',
-  });
+  const sessions = await readCorpusHistories(corpus, largestCorpusSessions);
 
   for (const [label, history] of Object.entries(sessions)) {
     describe(`high-density: ${label} (${history.length} entries)`, () => {
       const context = createSessionSizedContext(history, createTokenCounter(gptTokenizer));
       const strategy = createHighDensityStrategy();
-      const optimize = optimizeOf(strategy);
+      const optimize = optimizerOf(strategy);
       optimize(history, defaults);
-      const withRecency = optimizeOf(createHighDensityStrategy());
+      const withRecency = optimizerOf(createHighDensityStrategy());
       withRecency(history, withRecencyPruning);
 
       bench('optimize(), warm', () => {
@@ -96,7 +87,7 @@ if (corpus !== undefined) {
         withRecency(history, withRecencyPruning);
       }, measured);
       bench('optimize(), fresh strategy (per-block caches warm)', () => {
-        optimizeOf(createHighDensityStrategy())(history, defaults);
+        optimizerOf(createHighDensityStrategy())(history, defaults);
       }, measured);
       bench('compress(), warm (gpt-tokenizer counts cached)', async () => {
         await strategy.compress(context);

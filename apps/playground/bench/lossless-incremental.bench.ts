@@ -7,7 +7,9 @@
 //   150 ± 5 and 600 ± 5 entries (three replays, each with a new strategy).
 // - "optimize(), warm": the strategy that just optimized this history, asked again (the orchestrator does so when
 //   nothing was appended).
-// - "optimize(), fresh strategy": a new strategy on the whole session (the first call of a process).
+// - "optimize(), fresh strategy": a new strategy on the whole session. The history is frozen (as HistoryService holds
+//   it), so the new strategy reuses the plans strategies with the same settings made; `ctx bench` measures the
+//   first plan of a never-seen history as "fresh".
 // - "compress(), warm": every entry counted with gpt-tokenizer (cached), as in an agent loop.
 // Prints only; skipped when ../shared/corpus is absent (the synthetic replay always runs).
 import {
@@ -21,19 +23,11 @@ import { createLosslessStrategy } from '@ctx/strategy-lossless';
 import { inferWorkspaceRoot } from '@ctx/strategy-utils';
 import { createGptTokenizer } from '@ctx/tokenizer-gpt-tokenizer';
 import { bench, describe } from 'vitest';
-import { createSessionSizedContext, findBenchCorpus, measuredRun, readCorpusHistories, syntheticHistory } from './bench-support.js';
+import { createSessionSizedContext, findBenchCorpus, measuredRun, optimizerOf, readCorpusHistories, syntheticHistory } from './bench-support.js';
 
 const corpus = findBenchCorpus('lossless incremental corpus benchmarks');
 const measured = measuredRun({ warmupTime: 300 });
 const replays = 3;
-
-function optimizeOf(strategy: ReturnType<typeof createLosslessStrategy>) {
-  return (history: readonly HistoryEntry[], config: DensityConfig) => {
-    const result = strategy.optimize?.(history, config);
-    if (result === undefined) throw new Error('lossless must optimize');
-    return result;
-  };
-}
 
 function percentile(sorted: readonly number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN;
@@ -46,7 +40,7 @@ function meanAround(durations: readonly number[], size: number): number {
 
 /** Milliseconds of each `optimize()` call, index = entries in the history minus one. */
 function replay(history: readonly HistoryEntry[], config: DensityConfig): number[] {
-  const optimize = optimizeOf(createLosslessStrategy());
+  const optimize = optimizerOf(createLosslessStrategy());
   const durations: number[] = [];
   let running: HistoryEntry[] = [];
   for (const entry of history) {
@@ -83,7 +77,7 @@ describe('lossless: replay of a synthetic history', () => {
   const history = syntheticHistory(620);
   const config: DensityConfig = { ...densityDefaults, workspaceRoot: inferWorkspaceRoot(history) };
   reportReplay('synthetic', history, config);
-  const optimize = optimizeOf(createLosslessStrategy());
+  const optimize = optimizerOf(createLosslessStrategy());
   bench('replay, optimize() after each appended entry', () => {
     let running: HistoryEntry[] = [];
     for (const entry of history) {
@@ -107,14 +101,14 @@ if (corpus !== undefined) {
       reportReplay(label, history, config);
       const context = createSessionSizedContext(history, createTokenCounter(gptTokenizer));
       const strategy = createLosslessStrategy();
-      const optimize = optimizeOf(strategy);
+      const optimize = optimizerOf(strategy);
       optimize(history, config);
 
       bench('optimize(), warm', () => {
         optimize(history, config);
       }, measured);
       bench('optimize(), fresh strategy', () => {
-        optimizeOf(createLosslessStrategy())(history, config);
+        optimizerOf(createLosslessStrategy())(history, config);
       }, measured);
       bench('compress(), warm (gpt-tokenizer counts cached)', async () => {
         await strategy.compress(context);

@@ -10,24 +10,15 @@ import {
   createTokenCounter,
   densityDefaults,
   type DensityConfig,
-  type HistoryEntry,
 } from '@ctx/core';
 import { createLosslessStrategy, expandHistory } from '@ctx/strategy-lossless';
 import { inferWorkspaceRoot } from '@ctx/strategy-utils';
 import { createGptTokenizer } from '@ctx/tokenizer-gpt-tokenizer';
 import { bench, describe } from 'vitest';
-import { createSessionSizedContext, findBenchCorpus, measuredRun, readCorpusHistories } from './bench-support.js';
+import { createSessionSizedContext, findBenchCorpus, measuredRun, optimizerOf, readCorpusHistories } from './bench-support.js';
 
 const corpus = findBenchCorpus('lossless benchmarks');
 const measured = measuredRun({ warmupTime: 300 });
-
-function optimizeOf(strategy: ReturnType<typeof createLosslessStrategy>) {
-  return (history: readonly HistoryEntry[], config: DensityConfig) => {
-    const result = strategy.optimize?.(history, config);
-    if (result === undefined) throw new Error('lossless must optimize');
-    return result;
-  };
-}
 
 if (corpus !== undefined) {
   const gptTokenizer = await createGptTokenizer();
@@ -41,7 +32,7 @@ if (corpus !== undefined) {
       const config: DensityConfig = { ...densityDefaults, workspaceRoot: inferWorkspaceRoot(history) };
       const context = createSessionSizedContext(history, createTokenCounter(gptTokenizer));
       const strategy = createLosslessStrategy();
-      const optimize = optimizeOf(strategy);
+      const optimize = optimizerOf(strategy);
       const optimized = applyDensityResultToHistory(history, optimize(history, config));
 
       bench('optimize()', () => {

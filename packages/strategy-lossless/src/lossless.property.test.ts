@@ -13,36 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { expandHistory } from './expand-history.js';
 import { createLosslessStrategy } from './lossless-strategy.js';
 import { optimizeWith } from './test-support/optimize-with.js';
-
-// A small pool of lines, so that random outputs repeat each other's lines, ranges and whole texts all the time.
-const pool = Array.from({ length: 24 }, (_, index) => `    value_${index} = transform(value_${index - 1}, "${'x'.repeat(index % 7)}")`);
-
-const lineArbitrary = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom(...pool) },
-  { weight: 1, arbitrary: fc.constantFrom('', '}', '  ', '⟨ Reference: See message #1 for lines 1–2 · abcdef ⟩') },
-  { weight: 1, arbitrary: fc.string({ maxLength: 30 }) },
-);
-
-/** A tool output: pool lines in runs, optionally numbered like `Read` (`→`) or `cat -n` (tab), from any start. */
-const outputArbitrary = fc
-  .record({
-    runs: fc.array(fc.record({ start: fc.nat({ max: 23 }), length: fc.integer({ min: 1, max: 12 }) }), { minLength: 1, maxLength: 3 }),
-    extra: fc.array(lineArbitrary, { maxLength: 4 }),
-    numbering: fc.constantFrom(undefined, '→', '\t'),
-    first: fc.integer({ min: 1, max: 120 }),
-  })
-  .map(({ runs, extra, numbering, first }) => {
-    const lines = [...runs.flatMap(({ start, length }) => pool.slice(start, start + length)), ...extra];
-    return numbering === undefined
-      ? lines.join('\n')
-      : lines.map((line, index) => `${String(first + index).padStart(6)}${numbering}${line}`).join('\n');
-  });
-
-const resultArbitrary: fc.Arbitrary<JsonValue> = fc.oneof(
-  outputArbitrary,
-  outputArbitrary.map((text) => [{ type: 'text', text }]),
-  fc.tuple(outputArbitrary, outputArbitrary).map(([stdout, stderr]) => ({ stdout, stderr, exitCode: 0 })),
-);
+import { toolOutputArbitrary as outputArbitrary, toolResultArbitrary as resultArbitrary } from './test-support/tool-output-arbitraries.js';
 
 const turnArbitrary = fc.record({
   tool: fc.constantFrom('Read', 'Bash', 'Write', 'TodoWrite'),

@@ -13,34 +13,12 @@ import { describe, expect, it } from 'vitest';
 import { losslessSettingsSchema, type LosslessSettings, type LosslessSettingsInput } from './lossless-settings.js';
 import { planReferences, type ReferencePlan } from './plan-references.js';
 import { createReferencePlanCache } from './reference-plan-cache.js';
+import { linePool as pool, toolOutputArbitrary as outputArbitrary, toolResultArbitrary as resultArbitrary } from './test-support/tool-output-arbitraries.js';
 
 if (!corpusExists) console.warn('Skipping the incremental lossless corpus replay: corpus not found');
 
 // `CTX_PROPERTY_RUNS` raises (or lowers) the number of random histories; the default keeps the suite fast.
 const runs = resolvePropertyRuns();
-
-// A small pool of lines, so that random outputs repeat each other's lines, ranges and whole texts all the time.
-const pool = Array.from({ length: 24 }, (_, index) => `    value_${index} = transform(value_${index - 1}, "${'x'.repeat(index % 7)}")`);
-
-const outputArbitrary = fc
-  .record({
-    runs: fc.array(fc.record({ start: fc.nat({ max: 23 }), length: fc.integer({ min: 1, max: 12 }) }), { minLength: 1, maxLength: 3 }),
-    extra: fc.array(fc.oneof(fc.constantFrom(...pool), fc.string({ maxLength: 20 })), { maxLength: 3 }),
-    numbering: fc.constantFrom(undefined, '→', '\t'),
-    first: fc.integer({ min: 1, max: 60 }),
-  })
-  .map(({ runs: ranges, extra, numbering, first }) => {
-    const lines = [...ranges.flatMap(({ start, length }) => pool.slice(start, start + length)), ...extra];
-    return numbering === undefined
-      ? lines.join('\n')
-      : lines.map((line, index) => `${String(first + index).padStart(6)}${numbering}${line}`).join('\n');
-  });
-
-const resultArbitrary: fc.Arbitrary<JsonValue> = fc.oneof(
-  outputArbitrary,
-  outputArbitrary.map((text) => [{ type: 'text', text }]),
-  fc.tuple(outputArbitrary, outputArbitrary).map(([stdout, stderr]) => ({ stdout, stderr, exitCode: 0 })),
-);
 
 /** One assistant turn, split into entries the way Claude Code sessions are, and its results. */
 const turnArbitrary = fc.record({
