@@ -37,6 +37,8 @@ const cell = (found, unit) => {
   return `${format(found.value, unit)}${found.met === undefined ? '' : found.met ? ' ✓' : ' **✗**'}`;
 };
 const escape = (text) => text.replaceAll('|', '\\|');
+const baselineNote =
+  'baseline: nothing compressed — each session replayed with a window no session reaches, so no strategy ever runs: what every replay costs before a strategy does anything (entries validated, copied and frozen, every text counted, the check before each model call); for reference, held to no goal.';
 
 const lines = [
   start,
@@ -52,12 +54,14 @@ const lines = [
   ),
   '',
   `Measured: ${report.measured.join(', ')}.${report.skipped.length === 0 ? '' : ` Not measured: ${report.skipped.map((skipped) => `${skipped.name} (${skipped.reason})`).join('; ')}.`}`,
+  '',
+  `*${baselineNote}*`,
 ];
 for (const figure of report.figures) {
   lines.push('', `**${escape(figure.title)}** — ${figure.goal === null ? 'no goal (for reference)' : `goal ${figure.goal.text}`}`, '');
   lines.push(`| | ${figure.columns.map(escape).join(' | ')} |`, `|---|${figure.columns.map(() => '---').join('|')}|`);
   for (const row of figure.rows) {
-    lines.push(`| ${escape(row.name)} | ${figure.columns.map((column) => escape(cell(row.cells.find((found) => found.column === column), figure.unit))).join(' | ')} |`);
+    lines.push(`| ${row.reference === true ? `*${escape(row.name)}*` : escape(row.name)} | ${figure.columns.map((column) => escape(cell(row.cells.find((found) => found.column === column), figure.unit))).join(' | ')} |`);
   }
 }
 lines.push('', `Peak memory of the bench process: ${format(report.peakRssBytes / (1024 * 1024), 'MB')} (resident set).`, '', end);

@@ -69,8 +69,20 @@ describe('ctx presets list', () => {
     const json = await ctx('presets', 'list', '--json');
     const listed = JSON.parse(json.stdout) as { presets: (Preset & { origin: string })[]; problems: string[] };
     expect(listed.presets.map((preset) => preset.name)).toEqual([...builtInNames, 'my-agent']);
-    expect(listed.presets.at(-1)).toEqual({ ...myAgent, origin: join(presetsDirectory, 'my-agent.json') });
+    expect(listed.presets.at(-1)).toEqual({ ...myAgent, origin: join(presetsDirectory, 'my-agent.json'), requiresLLM: false });
     expect(listed.problems).toEqual([]);
+  });
+
+  it('should say of each preset whether it needs a model, as ctx compress will require one', async () => {
+    const { stdout } = await ctx('presets', 'list');
+    const modelLine = (name: string) => stdout.split(`${name} — built-in`)[1]?.split('\n\n')[0]?.match(/ {2}model: (none|needed)/)?.[1];
+    expect(builtInNames.map(modelLine)).toEqual(['none', 'needed', 'needed', 'none', 'none']);
+    const json = JSON.parse((await ctx('presets', 'list', '--json')).stdout) as { presets: { name: string; requiresLLM: boolean | null }[] };
+    expect(json.presets.map((preset) => preset.requiresLLM)).toEqual([false, true, true, false, false]);
+    // What the list says is what compress does: a preset that needs a model is refused without a summarizer.
+    const refused = await ctx('compress', demoTranscriptPath, '--preset', 'cost', '--json');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/summarizer/);
   });
 
   it('should report a broken saved preset on stderr and exit 1, still listing the others', async () => {
@@ -232,7 +244,10 @@ describe('ctx presets import', () => {
     expect(code).toBe(0);
     expect(stderr).toBe('ctx: note: preset "elsewhere" names strategies not installed here: semantic-dedup (load them with --plugin)');
     expect(existsSync(join(presetsDirectory, 'elsewhere.json'))).toBe(true);
-    expect((await ctx('presets', 'show', 'elsewhere')).stdout).toContain('not installed: semantic-dedup (load with --plugin)');
+    const shown = (await ctx('presets', 'show', 'elsewhere')).stdout;
+    expect(shown).toContain('not installed: semantic-dedup (load with --plugin)');
+    // Whether it needs a model cannot be told without the strategy: no model line rather than a guess.
+    expect(shown).not.toContain('model:');
   });
 
   it('should make the saved preset usable by name in ctx compress --preset and ctx compare --presets', async () => {

@@ -19,9 +19,14 @@ export interface BenchCell {
   readonly note?: string;
 }
 
-/** One row of a figure: a strategy or preset, or a process. */
+/** One row of a figure: a strategy or preset, a process, or the baseline replay. */
 export interface BenchRow {
   readonly name: string;
+  /**
+   * True for the baseline replay (nothing compressed: the history service and orchestrator alone), printed for
+   * reference beside the strategies and never held to a goal.
+   */
+  readonly reference?: boolean;
   readonly cells: readonly BenchCell[];
 }
 

@@ -1,4 +1,5 @@
 import { formatTable } from '../format-table.js';
+import { baselineRowName } from './baseline-replay.js';
 import type { BenchCell, BenchFigure, BenchReport, BenchUnit } from './bench-report.js';
 
 const integer = new Intl.NumberFormat('en-US');
@@ -50,6 +51,7 @@ export function formatBenchReport(report: BenchReport): string {
     `ctx bench (${report.tokenizer}) on ${sourceLine[report.source]}:`,
     ...sessions,
     `Measured: ${report.measured.join(', ') || 'nothing'}.`,
+    `${baselineRowName}: each session replayed with a window no session reaches, so no strategy ever runs — what every replay costs before a strategy does anything; for reference, held to no goal.`,
     ...report.skipped.map((skipped) => `Not measured: ${skipped.name} (${skipped.reason}).`),
   ];
   for (const figure of report.figures) lines.push('', formatFigure(figure));

@@ -1,5 +1,6 @@
 import type { CompressionStrategy, Tokenizer } from '@ctx/core';
 import { quantile, median } from '../calibration/summary-statistics.js';
+import { baselineRowName, baselineWindow, createBaselineStrategy } from './baseline-replay.js';
 import { benchGoals } from './bench-goals.js';
 import { benchCell, type BenchFigure, type BenchReport, type BenchRow, type BenchSessionSummary, type BenchSkipped } from './bench-report.js';
 import type { BenchSessions } from './bench-sessions.js';
@@ -8,6 +9,9 @@ import { measureOneMoreTurn, oneMoreTurnHistory, oneMoreTurnSizes } from './meas
 import { measureStrategyCalls, type StrategyCallTimes } from './measure-strategy-calls.js';
 import { replaySession, type ReplayMeasurement } from './replay-session.js';
 import { measureTokenizationPass } from './tokenization-pass.js';
+
+/** A replay, with its session's tokenization pass (the median of those measured between the session's replays). */
+type PairedReplay = ReplayMeasurement & { readonly tokenizationMs: number; readonly sessionCharacters: number };
 
 /** A strategy or preset to measure: its name and a factory of fresh instances. */
 export interface BenchStrategy {
@@ -49,14 +53,15 @@ const megabytes = (bytes: number) => bytes / (1024 * 1024);
  * @param strategies - Strategies and presets measured.
  */
 export function countBenchSteps(sessions: number, strategies: number): number {
-  return sessions * strategies + 2 * strategies + 1;
+  return sessions * (strategies + 1) + 2 * strategies + 1;
 }
 
 /**
- * Runs every measure of issue 18 side by side: each session replayed `runs` times with each strategy (a tokenization
- * pass of the same session measured just before each replay, so both see the same machine; the run with the median
- * ratio is reported), the strategies' own calls and one more turn on the largest session, and cold processes. Nothing
- * is asserted; figures are compared with their goals.
+ * Runs every measure of issue 18 side by side: each session replayed `runs` times with each strategy and with nothing
+ * compressed (the baseline row, with a window no session reaches: what every replay costs before any strategy works),
+ * a tokenization pass of the same session measured before each replay so both see the same machine; each row reports
+ * its replay of median time, and ratios divide by the median pass. Then the strategies' own calls and one more turn on
+ * the largest session, and cold processes. Nothing is asserted; figures are compared with their goals.
  */
 export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
   const { strategies, tokenizer, runs } = options;
@@ -65,31 +70,43 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
   const failures: string[] = [];
 
   const summaries: BenchSessionSummary[] = [];
-  const replays = new Map<string, (ReplayMeasurement & { readonly tokenizationMs: number; readonly sessionCharacters: number })[]>();
+  const replays = new Map<string, PairedReplay[]>();
   for (const [index, session] of sessions.entries()) {
     const first = measureTokenizationPass(session, tokenizer);
     const window = options.window ?? Math.min(largestDefaultWindow, Math.max(1, first.tokens));
     const passes: number[] = [first.milliseconds];
-    for (const strategy of strategies) {
-      step(`S${index + 1} ${strategy.name}`);
-      // Each replay is paired with a tokenization pass measured just before it (same machine state); the run with
-      // the median ratio is reported, so one replay slowed by other work on the machine does not decide the figure.
-      const paired: (ReplayMeasurement & { readonly tokenizationMs: number; readonly sessionCharacters: number })[] = [];
+    // Tokenization passes are interleaved with the replays (one before each), so they see the same machine; each row
+    // reports its replay of median time, divided by the median of all the session's passes: one slow pass or replay
+    // (other work on the machine) does not decide a figure.
+    const reportedReplays = new Map<string, ReplayMeasurement & { readonly sessionCharacters: number }>();
+    const replayRuns = async (name: string, createStrategy: () => CompressionStrategy, contextLimit: number) => {
+      const measured: (ReplayMeasurement & { readonly sessionCharacters: number })[] = [];
       for (let run = 0; run < Math.max(1, runs); run++) {
         const pass = measureTokenizationPass(session, tokenizer);
         passes.push(pass.milliseconds);
-        const replay = await replaySession({ session, createStrategy: strategy.create, tokenizer, contextLimit: window });
-        paired.push({ ...replay, tokenizationMs: pass.milliseconds, sessionCharacters: pass.characters });
+        const replay = await replaySession({ session, createStrategy, tokenizer, contextLimit });
+        measured.push({ ...replay, sessionCharacters: pass.characters });
         if (replay.error !== undefined) break;
       }
-      const failed = paired.find((replay) => replay.error !== undefined);
-      if (failed?.error !== undefined) failures.push(`${strategy.name} on ${session.label}: ${failed.error}`);
-      const byRatio = [...paired].sort((a, b) => a.milliseconds / a.tokenizationMs - b.milliseconds / b.tokenizationMs);
-      const reported = failed ?? byRatio[Math.floor((byRatio.length - 1) / 2)];
-      if (reported === undefined) continue;
-      const list = replays.get(strategy.name) ?? [];
-      list.push(reported);
-      replays.set(strategy.name, list);
+      const failed = measured.find((replay) => replay.error !== undefined);
+      if (failed?.error !== undefined) failures.push(`${name} on ${session.label}: ${failed.error}`);
+      const byTime = [...measured].sort((a, b) => a.milliseconds - b.milliseconds);
+      const reported = failed ?? byTime[Math.floor((byTime.length - 1) / 2)];
+      if (reported !== undefined) reportedReplays.set(name, reported);
+    };
+    step(`S${index + 1} ${baselineRowName}`);
+    // One untimed replay first: the first replay in a process also pays for compiling the code it runs.
+    await replaySession({ session, createStrategy: createBaselineStrategy, tokenizer, contextLimit: baselineWindow });
+    await replayRuns(baselineRowName, createBaselineStrategy, baselineWindow);
+    for (const strategy of strategies) {
+      step(`S${index + 1} ${strategy.name}`);
+      await replayRuns(strategy.name, strategy.create, window);
+    }
+    const tokenizationMs = median(passes.slice(1).length > 0 ? passes.slice(1) : passes);
+    for (const [name, replay] of reportedReplays) {
+      const list = replays.get(name) ?? [];
+      list.push({ ...replay, tokenizationMs });
+      replays.set(name, list);
     }
     summaries.push({
       key: `S${index + 1}`,
@@ -99,7 +116,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
       characters: first.characters,
       tokens: first.tokens,
       window,
-      tokenizationMs: median(passes.slice(1).length > 0 ? passes.slice(1) : passes),
+      tokenizationMs,
     });
   }
 
@@ -136,12 +153,14 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
   }
 
   const columns = summaries.map((summary) => summary.key);
-  const perSession = (read: (replay: ReplayMeasurement & { tokenizationMs: number; sessionCharacters: number }) => number, goal: BenchFigure['goal']): BenchRow[] =>
-    strategies.map((strategy) => ({
-      name: strategy.name,
-      cells: (replays.get(strategy.name) ?? []).map((replay, index) =>
+  // The baseline row comes first and has no goal: it is what any strategy's replay costs before its own work.
+  const perSession = (read: (replay: PairedReplay) => number, goal: BenchFigure['goal']): BenchRow[] =>
+    [{ name: baselineRowName, reference: true }, ...strategies.map((strategy) => ({ name: strategy.name, reference: false }))].map(({ name, reference }) => ({
+      name,
+      ...(reference ? { reference } : {}),
+      cells: (replays.get(name) ?? []).map((replay, index) =>
         replay.error === undefined
-          ? benchCell(columns[index] ?? '', read(replay), goal)
+          ? benchCell(columns[index] ?? '', read(replay), reference ? null : goal)
           : benchCell(columns[index] ?? '', null, goal, `failed: ${replay.error.split(':')[0] ?? 'error'}, see stderr`),
       ),
     }));

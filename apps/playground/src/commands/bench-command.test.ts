@@ -37,6 +37,8 @@ describe('ctx bench', () => {
     // Each value beside a goal carries a mark: ✓ when it meets the goal, ✗ when it misses it.
     expect(stdout).toMatch(/^high-density\s+\d+\.\d\d× [✓✗]/m);
     expect(stdout).toMatch(/^ctx compress\s+\d+\.\d\d× [✓✗]$/m);
+    // The baseline replay (nothing compressed) is printed for reference, without a mark.
+    expect(stdout).toMatch(/^baseline: nothing compressed\s+\d+\.\d\d×$/m);
   });
 
   it('should measure the built-in demo transcript, and say so, when there is no corpus and no path', async () => {
@@ -94,9 +96,13 @@ describe.skipIf(corpus === undefined)('ctx bench on a corpus session', () => {
       const values = figure.rows.flatMap((row) => row.cells.map((cell) => cell.value)).filter((value) => value !== null);
       expect(values.length, figure.id).toBeGreaterThan(0);
       for (const value of values) expect(value, figure.id).toBeGreaterThan(0);
-      // A figure with a goal says of each value whether it meets it.
-      if (figure.goal !== null) for (const row of figure.rows) for (const cell of row.cells) if (cell.value !== null) expect(typeof cell.met, figure.id).toBe('boolean');
+      // A figure with a goal says of each value whether it meets it (the baseline row is held to none).
+      if (figure.goal !== null) for (const row of figure.rows.filter((found) => found.reference !== true)) for (const cell of row.cells) if (cell.value !== null) expect(typeof cell.met, figure.id).toBe('boolean');
     }
     expect(report.peakRssBytes).toBeGreaterThan(0);
+    // Every per-session figure starts with the baseline row: a reference held to no goal, with a value per session.
+    const replay = report.figures.find((figure) => figure.id === 'replay-vs-tokenization');
+    expect(replay?.rows.map((row) => row.name)).toEqual(['baseline: nothing compressed', 'high-density', 'truncation']);
+    expect(replay?.rows[0]).toEqual({ name: 'baseline: nothing compressed', reference: true, cells: [{ column: 'S1', value: expect.any(Number) as number }] });
   });
 });

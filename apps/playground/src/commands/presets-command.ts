@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { presetToJson, type Preset } from '@ctx/presets';
+import { createPresetStrategy, presetToJson, type Preset, type PresetStrategyFactory } from '@ctx/presets';
 import { CliError, type CliIo } from '../cli-io.js';
 import { findPreset, listPresets, presetsDirectory, readPresetFile, savePreset } from '../preset-library.js';
 import { builtInStrategySources } from '../strategy-sources.js';
@@ -23,13 +23,32 @@ function missingStrategies(preset: Preset): string[] {
   return preset.strategies.map((step) => step.strategy).filter((name) => !installed.has(name));
 }
 
+/**
+ * Whether running the preset calls a model (any of its steps, with the preset's settings, `requiresLLM`); undefined
+ * when that cannot be told here: a step is not installed, or the preset's settings are rejected.
+ */
+function presetNeedsModel(preset: Preset): boolean | undefined {
+  if (missingStrategies(preset).length > 0) return undefined;
+  const factories: Record<string, PresetStrategyFactory> = {};
+  for (const source of builtInStrategySources()) factories[source.name] = source.create;
+  try {
+    return createPresetStrategy(preset, { factories }).requiresLLM;
+  } catch {
+    return undefined;
+  }
+}
+
 function describePreset(preset: Preset, origin: string, width: number): string[] {
   const missing = missingStrategies(preset);
+  const needsModel = presetNeedsModel(preset);
   const lines = [
     ...wrapText(`${preset.name} — ${origin}`, { width }),
     ...wrapText(preset.description, { width, indent: '  ' }),
     ...wrapText(`runs: ${preset.strategies.map((step) => step.strategy).join(' → ')}${preset.threshold === undefined ? '' : ` · threshold ${preset.threshold}`}`, { width, indent: '  ' }),
   ];
+  if (needsModel !== undefined) {
+    lines.push(...wrapText(needsModel ? 'model: needed — pass a summarizer (--summarizer-url with --summarizer-model, or --summarizer anthropic:<model>)' : 'model: none (mechanical, no model calls)', { width, indent: '  ' }));
+  }
   if (missing.length > 0) lines.push(...wrapText(`not installed: ${missing.join(', ')} (load with --plugin)`, { width, indent: '  ' }));
   return lines;
 }
@@ -45,7 +64,9 @@ export async function runPresetsCommand(options: PresetsCommandOptions, io: CliI
     case 'list': {
       const { presets, problems } = await listPresets();
       if (options.json) {
-        io.stdout(JSON.stringify({ presets: presets.map((entry) => ({ ...entry.preset, origin: entry.origin })), problems }, null, 2));
+        io.stdout(
+          JSON.stringify({ presets: presets.map((entry) => ({ ...entry.preset, origin: entry.origin, requiresLLM: presetNeedsModel(entry.preset) ?? null })), problems }, null, 2),
+        );
       } else {
         io.stdout(
           [

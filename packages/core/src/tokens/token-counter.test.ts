@@ -78,6 +78,18 @@ describe('createTokenCounter', () => {
       expect(tokenizedForEdit).toBeLessThan(text.length / 10);
     });
 
+    it('should count long texts exactly when they come back, also after the cache evicted them', () => {
+      const words = createWordTokenizer();
+      const counter = createTokenCounter({ ...words, additiveAtLineStarts: true }, { contentCacheCharacters: 2 * file.length });
+      const texts = ['a', 'b', 'c'].map((seed) => fileLines.map((line) => `${seed}${line}`).join('\n'));
+      const expected = texts.map((text) => createWordTokenizer().countTokens(text));
+      for (let round = 0; round < 3; round++) for (const [index, text] of texts.entries()) expect(counter.countText(text)).toBe(expected[index]);
+      // The same string counted again right away costs no tokenizing at all.
+      const calls = words.calls.length;
+      counter.countText(texts[2] as string);
+      expect(words.calls).toHaveLength(calls);
+    });
+
     it('should hand a long text whole to a tokenizer that does not declare additiveAtLineStarts', () => {
       const words = createWordTokenizer();
       const counter = createTokenCounter(words);

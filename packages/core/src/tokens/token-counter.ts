@@ -5,6 +5,7 @@ import type { HistoryEntry } from '../history/history-entry.js';
 import type { JsonValue } from '../history/json-value.js';
 import { isValidated } from '../history/validated-objects.js';
 import { splitAtLineStarts } from './line-start-chunks.js';
+import { createTextCountCache } from './text-count-cache.js';
 import type { Tokenizer } from './tokenizer.js';
 
 /** How entries are turned into token estimates. */
@@ -24,8 +25,9 @@ export interface TokenCountingOptions {
    * Characters of text kept in the content cache: texts of at least 64 characters are also cached by content, so
    * an equal text in a new entry object (a strategy's rewritten entry, the validated copy the history service
    * stores, a tool result repeated by the agent) is not tokenized again. With a tokenizer that declares
-   * `additiveAtLineStarts`, texts of 1,024 characters or more are cached as chunks of lines instead, so a text that
-   * shares most of its lines with one counted before (a block a strategy rewrote in part) costs only the rest. Oldest texts are evicted first; 0 turns
+   * `additiveAtLineStarts`, texts of 1,024 characters or more are cached as chunks of lines as well as whole (each
+   * within this budget), so a text that shares most of its lines with one counted before (a block a strategy rewrote
+   * in part) costs only the rest, and the same text again costs one lookup. Oldest texts are evicted first; 0 turns
    * the content cache off.
    * @default 16_000_000
    */
@@ -94,9 +96,7 @@ export function createTokenCounter(tokenizer: Tokenizer, options: TokenCountingO
       ],
     });
   }
-  // Insertion-ordered, so the first key is the oldest; a hit moves the text to the end.
-  const byContent = new Map<string, number>();
-  let cachedCharacters = 0;
+  const byContent = createTextCountCache(contentCacheCharacters);
 
   const tokenize = (text: string): number => {
     const count = tokenizer.countTokens(text);
@@ -106,30 +106,27 @@ export function createTokenCounter(tokenizer: Tokenizer, options: TokenCountingO
   const countCachedText = (text: string): number => {
     if (text.length < minimumCachedLength || text.length > contentCacheCharacters) return tokenize(text);
     const cached = byContent.get(text);
-    if (cached !== undefined) {
-      byContent.delete(text);
-      byContent.set(text, cached);
-      return cached;
-    }
+    if (cached !== undefined) return cached;
     const count = tokenize(text);
     byContent.set(text, count);
-    cachedCharacters += text.length;
-    for (const oldest of byContent.keys()) {
-      if (cachedCharacters <= contentCacheCharacters) break;
-      byContent.delete(oldest);
-      cachedCharacters -= oldest.length;
-    }
     return count;
   };
 
   // The sum of the chunks' counts is exactly the whole text's count (the tokenizer says so); chunks a text shares with
   // one counted before (the unchanged parts of a rewritten block, a file read again) come from the cache.
   const chunked = tokenizer.additiveAtLineStarts === true;
+  // Whole long texts by content, within the same character budget as the chunks.
+  const longTexts = createTextCountCache(contentCacheCharacters);
   const countText = (text: string): number => {
     if (text === '') return 0;
     if (!chunked || text.length < minimumChunkedLength) return countCachedText(text);
+    // The whole text is remembered too: the same string counted again (an emergency cut measuring a tool result
+    // before cutting it) is one lookup, where splitting it and looking up its chunks would read it twice more.
+    const known = longTexts.get(text);
+    if (known !== undefined) return known;
     let total = 0;
     for (const chunk of splitAtLineStarts(text)) total += countCachedText(chunk);
+    longTexts.set(text, total);
     return total;
   };
 
