@@ -2,7 +2,10 @@
 export interface TextCountCache {
   /** The count of `text`, or undefined; a hit makes `text` the most recently used. */
   get(text: string): number | undefined;
-  /** Remembers the count of `text`, then evicts the least recently used texts while over the budget. */
+  /**
+   * Remembers the count of `text`, then evicts the least recently used texts while over the budget. A text longer
+   * than the whole budget is not remembered (it would evict everything, itself included).
+   */
   set(text: string, count: number): void;
 }
 
@@ -25,7 +28,7 @@ export function createTextCountCache(maxCharacters: number): TextCountCache {
       return count;
     },
     set(text, count) {
-      if (counts.has(text)) return;
+      if (text.length > maxCharacters || counts.has(text)) return;
       counts.set(text, count);
       characters += text.length;
       for (const oldest of counts.keys()) {

@@ -53,6 +53,17 @@ describe('createTokenCounter', () => {
       expect(uncached.calls).toHaveLength(2);
     });
 
+    it('should not let a text longer than the whole budget evict the texts it holds', () => {
+      const words = createWordTokenizer();
+      const counter = createTokenCounter({ ...words, additiveAtLineStarts: true }, { contentCacheCharacters: 3 * longText('a').length });
+      counter.countText(longText('a'));
+      // One line, longer than the budget: counted (in one piece, it has no line start to cut at), never kept.
+      const huge = 'word '.repeat(2000);
+      expect(counter.countText(huge)).toBe(2000);
+      counter.countText(longText('a'));
+      expect(words.calls.filter((text) => text === longText('a'))).toHaveLength(1);
+    });
+
     it('should reject a negative or non-finite contentCacheCharacters', () => {
       expect(() => createTokenCounter(createWordTokenizer(), { contentCacheCharacters: -1 })).toThrow(
         /contentCacheCharacters: Expected a whole number of characters ≥ 0, got -1/,

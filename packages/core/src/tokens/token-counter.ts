@@ -25,10 +25,10 @@ export interface TokenCountingOptions {
    * Characters of text kept in the content cache: texts of at least 64 characters are also cached by content, so
    * an equal text in a new entry object (a strategy's rewritten entry, the validated copy the history service
    * stores, a tool result repeated by the agent) is not tokenized again. With a tokenizer that declares
-   * `additiveAtLineStarts`, texts of 1,024 characters or more are cached as chunks of lines as well as whole (each
-   * within this budget), so a text that shares most of its lines with one counted before (a block a strategy rewrote
-   * in part) costs only the rest, and the same text again costs one lookup. Oldest texts are evicted first; 0 turns
-   * the content cache off.
+   * `additiveAtLineStarts`, texts of 1,024 characters or more are cached as chunks of lines as well as whole (all
+   * within this one budget), so a text that shares most of its lines with one counted before (a block a strategy
+   * rewrote in part) costs only the rest, and the same text again costs one lookup. The least recently used texts
+   * are evicted first; 0 turns the content cache off.
    * @default 16_000_000
    */
   readonly contentCacheCharacters?: number;
@@ -115,18 +115,17 @@ export function createTokenCounter(tokenizer: Tokenizer, options: TokenCountingO
   // The sum of the chunks' counts is exactly the whole text's count (the tokenizer says so); chunks a text shares with
   // one counted before (the unchanged parts of a rewritten block, a file read again) come from the cache.
   const chunked = tokenizer.additiveAtLineStarts === true;
-  // Whole long texts by content, within the same character budget as the chunks.
-  const longTexts = createTextCountCache(contentCacheCharacters);
   const countText = (text: string): number => {
     if (text === '') return 0;
     if (!chunked || text.length < minimumChunkedLength) return countCachedText(text);
-    // The whole text is remembered too: the same string counted again (an emergency cut measuring a tool result
-    // before cutting it) is one lookup, where splitting it and looking up its chunks would read it twice more.
-    const known = longTexts.get(text);
+    // The whole text is remembered too, in the same cache and budget as its chunks: the same string counted again (an
+    // emergency cut measuring a tool result before cutting it) is one lookup, where splitting it and looking up its
+    // chunks would read it twice more. A text that is a single chunk has the same count either way.
+    const known = byContent.get(text);
     if (known !== undefined) return known;
     let total = 0;
     for (const chunk of splitAtLineStarts(text)) total += countCachedText(chunk);
-    longTexts.set(text, total);
+    byContent.set(text, total);
     return total;
   };
 
