@@ -34,7 +34,8 @@ const format = (value, unit) => {
 const cell = (found, unit) => {
   if (found === undefined) return '';
   if (found.value === null) return found.note === undefined ? '—' : `— (${found.note})`;
-  return `${format(found.value, unit)}${found.met === undefined ? '' : found.met ? ' ✓' : ' **✗**'}`;
+  const spread = found.spread === undefined ? '' : ` ±${format(found.spread, unit).replace(/×$/, '')}`;
+  return `${format(found.value, unit)}${spread}${found.met === undefined ? '' : found.met ? ' ✓' : ' **✗**'}`;
 };
 const escape = (text) => text.replaceAll('|', '\\|');
 const baselineNote =

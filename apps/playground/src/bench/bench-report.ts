@@ -17,6 +17,11 @@ export interface BenchCell {
   /** Whether the value meets the figure's goal; absent when the figure has no goal or there is no value. */
   readonly met?: boolean;
   readonly note?: string;
+  /**
+   * Half the range of the values the figure's runs gave (the replay ratio, when a replay ran more than once): how far
+   * the same measurement moves between runs on this machine. `value` is the median run's.
+   */
+  readonly spread?: number;
 }
 
 /** One row of a figure: a strategy or preset, a process, or the baseline replay. */

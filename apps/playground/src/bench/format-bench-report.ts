@@ -20,7 +20,8 @@ function formatCell(cell: BenchCell | undefined, unit: BenchUnit): string {
   if (cell === undefined) return '';
   if (cell.value === null) return cell.note === undefined ? '—' : `— (${cell.note})`;
   const mark = cell.met === undefined ? '' : cell.met ? ' ✓' : ' ✗';
-  return `${formatBenchValue(cell.value, unit)}${mark}`;
+  const spread = cell.spread === undefined ? '' : ` ±${formatBenchValue(cell.spread, unit).replace(/×$/, '')}`;
+  return `${formatBenchValue(cell.value, unit)}${spread}${mark}`;
 }
 
 function formatFigure(figure: BenchFigure): string {

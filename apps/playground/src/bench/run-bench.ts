@@ -10,8 +10,10 @@ import { measureStrategyCalls, type StrategyCallTimes } from './measure-strategy
 import { replaySession, type ReplayMeasurement } from './replay-session.js';
 import { measureTokenizationPass } from './tokenization-pass.js';
 
-/** A replay, with its session's tokenization pass (the median of those measured between the session's replays). */
-type PairedReplay = ReplayMeasurement & { readonly tokenizationMs: number; readonly sessionCharacters: number };
+/** The replay of median time among a row's runs, with every run's time. */
+type ReportedReplay = ReplayMeasurement & { readonly sessionCharacters: number; readonly runMilliseconds: readonly number[] };
+/** A reported replay, with its session's tokenization pass (the median of those measured between its replays). */
+type PairedReplay = ReportedReplay & { readonly tokenizationMs: number };
 
 /** A strategy or preset to measure: its name and a factory of fresh instances. */
 export interface BenchStrategy {
@@ -78,7 +80,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
     // Tokenization passes are interleaved with the replays (one before each), so they see the same machine; each row
     // reports its replay of median time, divided by the median of all the session's passes: one slow pass or replay
     // (other work on the machine) does not decide a figure.
-    const reportedReplays = new Map<string, ReplayMeasurement & { readonly sessionCharacters: number }>();
+    const reportedReplays = new Map<string, ReportedReplay>();
     const replayRuns = async (name: string, createStrategy: () => CompressionStrategy, contextLimit: number) => {
       const measured: (ReplayMeasurement & { readonly sessionCharacters: number })[] = [];
       for (let run = 0; run < Math.max(1, runs); run++) {
@@ -92,7 +94,8 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
       if (failed?.error !== undefined) failures.push(`${name} on ${session.label}: ${failed.error}`);
       const byTime = [...measured].sort((a, b) => a.milliseconds - b.milliseconds);
       const reported = failed ?? byTime[Math.floor((byTime.length - 1) / 2)];
-      if (reported !== undefined) reportedReplays.set(name, reported);
+      const runMilliseconds = measured.filter((replay) => replay.error === undefined).map((replay) => replay.milliseconds);
+      if (reported !== undefined) reportedReplays.set(name, { ...reported, runMilliseconds });
     };
     step(`S${index + 1} ${baselineRowName}`);
     // One untimed replay first: the first replay in a process also pays for compiling the code it runs.
@@ -154,16 +157,23 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
 
   const columns = summaries.map((summary) => summary.key);
   // The baseline row comes first and has no goal: it is what any strategy's replay costs before its own work.
-  const perSession = (read: (replay: PairedReplay) => number, goal: BenchFigure['goal']): BenchRow[] =>
+  const perSession = (
+    read: (replay: PairedReplay) => number,
+    goal: BenchFigure['goal'],
+    spreadOf?: (replay: PairedReplay) => number | undefined,
+  ): BenchRow[] =>
     [{ name: baselineRowName, reference: true }, ...strategies.map((strategy) => ({ name: strategy.name, reference: false }))].map(({ name, reference }) => ({
       name,
       ...(reference ? { reference } : {}),
-      cells: (replays.get(name) ?? []).map((replay, index) =>
-        replay.error === undefined
-          ? benchCell(columns[index] ?? '', read(replay), reference ? null : goal)
-          : benchCell(columns[index] ?? '', null, goal, `failed: ${replay.error.split(':')[0] ?? 'error'}, see stderr`),
-      ),
+      cells: (replays.get(name) ?? []).map((replay, index) => {
+        if (replay.error !== undefined) return benchCell(columns[index] ?? '', null, goal, `failed: ${replay.error.split(':')[0] ?? 'error'}, see stderr`);
+        const spread = spreadOf?.(replay);
+        return { ...benchCell(columns[index] ?? '', read(replay), reference ? null : goal), ...(spread === undefined ? {} : { spread }) };
+      }),
     }));
+  // Half the range of the runs' ratios: how far one run of the same cell moved on this machine.
+  const ratioSpread = (replay: PairedReplay): number | undefined =>
+    replay.runMilliseconds.length < 2 ? undefined : (Math.max(...replay.runMilliseconds) - Math.min(...replay.runMilliseconds)) / (2 * replay.tokenizationMs);
   const noOptimize = 'no optimize()';
   const figures: BenchFigure[] = [
     {
@@ -172,7 +182,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
       unit: 'ratio',
       goal: benchGoals.replayVsTokenization,
       columns,
-      rows: perSession((replay) => replay.milliseconds / replay.tokenizationMs, benchGoals.replayVsTokenization),
+      rows: perSession((replay) => replay.milliseconds / replay.tokenizationMs, benchGoals.replayVsTokenization, ratioSpread),
     },
     {
       id: 'turn-p50',

@@ -41,6 +41,14 @@ describe('ctx bench', () => {
     expect(stdout).toMatch(/^baseline: nothing compressed\s+\d+\.\d\d×$/m);
   });
 
+  it('should print how far each replay ratio moved between runs when replays are repeated', async () => {
+    const { code, stdout } = await ctx('bench', '--quick', '--runs', '2', demoTranscriptPath, '--strategies', 'top-down-truncation');
+    expect(code).toBe(0);
+    const replay = stdout.split('replay ÷ one o200k tokenization pass')[1]?.split('\n\n')[0] ?? '';
+    expect(replay).toMatch(/^baseline: nothing compressed\s+\d+\.\d\d× ±\d+\.\d\d$/m);
+    expect(replay).toMatch(/^top-down-truncation\s+\d+\.\d\d× ±\d+\.\d\d [✓✗]$/m);
+  });
+
   it('should measure the built-in demo transcript, and say so, when there is no corpus and no path', async () => {
     process.env.CTX_CORPUS = join(demoTranscriptPath, 'no-corpus-here');
     const { code, stdout } = await ctx('bench', '--quick', '--strategies', 'high-density');
