@@ -2,6 +2,7 @@ import type { CompressionStrategy, Tokenizer } from '@ctx/core';
 import { quantile, median } from '../calibration/summary-statistics.js';
 import { baselineRowName, baselineWindow, createBaselineStrategy } from './baseline-replay.js';
 import { benchGoals } from './bench-goals.js';
+import { collectGarbage } from './collect-garbage.js';
 import { benchCell, type BenchFigure, type BenchReport, type BenchRow, type BenchSessionSummary, type BenchSkipped } from './bench-report.js';
 import type { BenchSessions } from './bench-sessions.js';
 import { coldCliUnavailable, measureColdCli, type ColdCliTimes } from './measure-cold-cli.js';
@@ -84,8 +85,10 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
     const replayRuns = async (name: string, createStrategy: () => CompressionStrategy, contextLimit: number) => {
       const measured: (ReplayMeasurement & { readonly sessionCharacters: number })[] = [];
       for (let run = 0; run < Math.max(1, runs); run++) {
+        collectGarbage();
         const pass = measureTokenizationPass(session, tokenizer);
         passes.push(pass.milliseconds);
+        collectGarbage();
         const replay = await replaySession({ session, createStrategy, tokenizer, contextLimit });
         measured.push({ ...replay, sessionCharacters: pass.characters });
         if (replay.error !== undefined) break;
