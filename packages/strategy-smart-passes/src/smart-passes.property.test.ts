@@ -107,8 +107,10 @@ describe('createSmartPassesStrategy (properties)', () => {
       }),
       { numRuns: runs },
     );
-    // The generated cases must exercise the paths that change something, or the properties above prove little.
-    expect(appliedRuns).toBeGreaterThan(runs / 10);
-    expect(optimizedRuns).toBeGreaterThan(runs / 10);
+    // The generated cases must exercise the paths that change something, or the properties above prove little. About
+    // 60% of cases compress and 17% optimize (measured over many seeds); the floor of 5% sits three standard
+    // deviations below the rarer one at 100 runs, so a random seed does not fail it (10% did, once in a few dozen).
+    expect(appliedRuns).toBeGreaterThanOrEqual(runs / 20);
+    expect(optimizedRuns).toBeGreaterThanOrEqual(runs / 20);
   });
 });
