@@ -1,9 +1,9 @@
 import { CtxError, type CompressionStrategy } from '@ctx/core';
-import { createPresetStrategy, InvalidPresetError, type PresetStrategyFactory } from '@ctx/presets';
+import { createPresetStrategy, InvalidPresetError } from '@ctx/presets';
 import { CliError } from './cli-io.js';
 import { findPreset } from './preset-library.js';
 import { readStrategySettingsInput } from './strategy-settings-input.js';
-import { builtInStrategySources, loadPlugins, selectStrategySources } from './strategy-sources.js';
+import { builtInStrategySources, loadPlugins, selectStrategySources, strategyFactories } from './strategy-sources.js';
 import { UsageError } from './usage-error.js';
 
 /** Strategy options shared by `ctx compare` and `ctx compress`. */
@@ -69,9 +69,7 @@ async function resolvePresets(
   if (list === undefined) return [];
   const names = list.split(',').map((name) => name.trim()).filter(Boolean);
   if (names.length === 0) throw new UsageError(`--presets expects one or more preset names, got "${list}"`);
-  const factories: Record<string, PresetStrategyFactory> = {};
-  // The first source of a name wins, as for --strategies (built-in before plugins).
-  for (const source of known) if (!Object.hasOwn(factories, source.name)) factories[source.name] = source.create;
+  const factories = strategyFactories(known);
   const resolved: (() => CompressionStrategy)[] = [];
   for (const name of names) {
     const { preset, origin } = await findPreset(name);

@@ -205,6 +205,18 @@ export async function loadPlugins(specifiers: readonly string[], cwd = process.c
   return sources;
 }
 
+/**
+ * The sources as the factories a preset's steps are created from (`createPresetStrategy`), by name; when two sources
+ * share a name the first wins, as for `--strategies` (built-in before plugins).
+ *
+ * @param sources - Built-in, installed and plugin sources, in that order.
+ */
+export function strategyFactories(sources: readonly Pick<StrategySource, 'name' | 'create'>[]): Record<string, StrategySource['create']> {
+  const factories: Record<string, StrategySource['create']> = {};
+  for (const source of sources) if (!Object.hasOwn(factories, source.name)) factories[source.name] = source.create;
+  return factories;
+}
+
 /** The strategies this playground ships with. */
 export function builtInStrategySources(): StrategySource[] {
   return strategyCatalog.map((entry) => ({

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createPresetStrategy, presetToJson, type Preset, type PresetStrategyFactory } from '@ctx/presets';
+import { createPresetStrategy, presetToJson, type Preset } from '@ctx/presets';
 import { CliError, type CliIo } from '../cli-io.js';
 import { findPreset, listPresets, presetsDirectory, readPresetFile, savePreset } from '../preset-library.js';
-import { builtInStrategySources } from '../strategy-sources.js';
+import { builtInStrategySources, strategyFactories } from '../strategy-sources.js';
 import { UsageError } from '../usage-error.js';
 import { outputColumns, wrapText } from '../wrap-text.js';
 import { writeFileAtomically } from '../write-file-atomically.js';
@@ -29,10 +29,8 @@ function missingStrategies(preset: Preset): string[] {
  */
 function presetNeedsModel(preset: Preset): boolean | undefined {
   if (missingStrategies(preset).length > 0) return undefined;
-  const factories: Record<string, PresetStrategyFactory> = {};
-  for (const source of builtInStrategySources()) factories[source.name] = source.create;
   try {
-    return createPresetStrategy(preset, { factories }).requiresLLM;
+    return createPresetStrategy(preset, { factories: strategyFactories(builtInStrategySources()) }).requiresLLM;
   } catch {
     return undefined;
   }
