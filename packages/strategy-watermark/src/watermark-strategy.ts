@@ -1,7 +1,7 @@
 import { parseStrategySettings, type CompressionStrategy } from '@ctx/core';
 import { buildWatermarkStrategy } from './build-watermark-strategy.js';
-import { findLatestCheckpointCall } from './find-checkpoint-call.js';
 import { findTurnStart } from './find-watermark-boundary.js';
+import { createLatestCheckpointFinder } from './latest-checkpoint-finder.js';
 import {
   watermarkSettingsSchema,
   type WatermarkSettings,
@@ -18,9 +18,10 @@ const name = 'watermark';
  *
  * It keeps no state: the watermark is re-derived from the history on every call, so it survives restarts (spec 003
  * "Future Enhancements 3") and is where spec 003's stateful watermark ends up once every checkpoint has been
- * resolved. Continuous trigger: `optimize()` removes tool history before every send, as spec 003's proxy does on
- * every request; `compress()` does the same for threshold and forced runs, whatever the budget (it warns
- * `target-not-met` when the result is still over the target). Pure and linear.
+ * resolved. (It remembers only where it last looked, so a history that grew since is searched in what was added.)
+ * Continuous trigger: `optimize()` removes tool history before every send, as spec 003's proxy does on every
+ * request; `compress()` does the same for threshold and forced runs, whatever the budget (it warns `target-not-met`
+ * when the result is still over the target). Pure and linear.
  *
  * @param settings - Validated once, here.
  * @returns The strategy.
@@ -37,13 +38,14 @@ export function createWatermarkStrategy(settings?: WatermarkSettingsInput): Comp
   const resolved = parseStrategySettings(watermarkSettingsSchema, settings, name);
   const toolNames = new Set(resolved.checkpointToolNames);
   const toolList = resolved.checkpointToolNames.join(', ');
+  const findLatest = createLatestCheckpointFinder(toolNames);
   return buildWatermarkStrategy({
     name,
     description:
       'Removes tool calls and results before the newest checkpoint tool call; conversation text stays. Stateless.',
     settings: resolved,
     resolveWatermark: (history) => {
-      const call = findLatestCheckpointCall(history, { toolNames });
+      const call = findLatest(history);
       if (call === undefined) {
         return {
           watermark: undefined,

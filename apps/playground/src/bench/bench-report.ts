@@ -44,6 +44,11 @@ export interface BenchFigure {
   /** Null for figures printed for reference only. */
   readonly goal: BenchGoal | null;
   readonly columns: readonly string[];
+  /**
+   * Columns printed for reference beside the measured ones and held to no goal: e.g. the part of a fresh
+   * `compress()` spent tokenizing the text it wrote, the floor under the fresh figure.
+   */
+  readonly referenceColumns?: readonly string[];
   readonly rows: readonly BenchRow[];
 }
 

@@ -24,3 +24,23 @@ export async function medianTime<Input>(runs: number, prepare: () => Input, run:
   }
   return median(times);
 }
+
+/**
+ * Like {@link medianTime}, for a figure the run reports itself (e.g. time spent inside one dependency): `run` returns
+ * the value, after the same five untimed warm-up runs.
+ *
+ * @param runs - How many measured runs (at least 1).
+ * @param prepare - Builds the input of one run.
+ * @param run - Does the work and returns the value measured.
+ * @returns The median value.
+ */
+export async function medianMeasure<Input>(
+  runs: number,
+  prepare: () => Input,
+  run: (input: Input) => number | Promise<number>,
+): Promise<number> {
+  for (let index = 0; index < warmUpRuns; index++) await run(prepare());
+  const values: number[] = [];
+  for (let index = 0; index < Math.max(1, runs); index++) values.push(await run(prepare()));
+  return median(values);
+}

@@ -101,11 +101,26 @@ describe.skipIf(corpus === undefined)('ctx bench on a corpus session', () => {
       'peak-memory',
     ]);
     for (const figure of report.figures) {
-      const values = figure.rows.flatMap((row) => row.cells.map((cell) => cell.value)).filter((value) => value !== null);
+      const measured = (cell: { readonly column: string }) => figure.referenceColumns?.includes(cell.column) !== true;
+      const values = figure.rows.flatMap((row) => row.cells.filter(measured).map((cell) => cell.value)).filter((value) => value !== null);
       expect(values.length, figure.id).toBeGreaterThan(0);
       for (const value of values) expect(value, figure.id).toBeGreaterThan(0);
-      // A figure with a goal says of each value whether it meets it (the baseline row is held to none).
-      if (figure.goal !== null) for (const row of figure.rows.filter((found) => found.reference !== true)) for (const cell of row.cells) if (cell.value !== null) expect(typeof cell.met, figure.id).toBe('boolean');
+      // A figure with a goal says of each value whether it meets it (the baseline row and reference columns are held
+      // to none).
+      if (figure.goal !== null) {
+        for (const row of figure.rows.filter((found) => found.reference !== true)) {
+          for (const cell of row.cells) if (cell.value !== null) expect(cell.met, `${figure.id} ${cell.column}`).toEqual(measured(cell) ? expect.any(Boolean) : undefined);
+        }
+      }
+    }
+    // The fresh compress figure shows, beside it, what tokenizing the text the strategy wrote cost: a part of the call
+    // (separate runs, so only of the same order), not a count of the whole history.
+    const compress = report.figures.find((figure) => figure.id === 'compress');
+    expect(compress?.referenceColumns).toEqual(['fresh: tokenizing what it wrote']);
+    for (const row of compress?.rows ?? []) {
+      const value = (column: string) => row.cells.find((cell) => cell.column === column)?.value ?? Number.NaN;
+      expect(value('fresh: tokenizing what it wrote'), row.name).toBeGreaterThanOrEqual(0);
+      expect(value('fresh: tokenizing what it wrote'), row.name).toBeLessThan(value('fresh') * 3);
     }
     expect(report.peakRssBytes).toBeGreaterThan(0);
     // Every per-session figure starts with the baseline row: a reference held to no goal, with a value per session.

@@ -652,6 +652,18 @@ describe('createCompressionOrchestrator', () => {
       expect(orchestrator.getEffectiveSettings().density).toMatchObject({ fileDedupe: false, recencyPruning: false, recencyRetention: 7 });
     });
 
+    it('should hand out effective settings that no caller can change, and follow the active strategy', () => {
+      const own: CompressionStrategy = { ...pruneStale(), settings: { recencyPruning: true, recencyRetention: 7 } };
+      const { orchestrator } = setup([keepNewest('a'), own], []);
+      const first = orchestrator.getEffectiveSettings();
+      expect(() => {
+        (first.density as { recencyRetention: number }).recencyRetention = 1;
+      }).toThrow(TypeError);
+      expect(orchestrator.getEffectiveSettings().density.recencyRetention).toBe(3);
+      orchestrator.setActiveStrategy('prune-stale');
+      expect(orchestrator.getEffectiveSettings()).toMatchObject({ strategy: 'prune-stale', density: { recencyRetention: 7 } });
+    });
+
     it('should refuse to start without a usable strategy or with a bad context limit', () => {
       expect(() => setup([], [])).toThrow(/no strategy is registered/);
       expect(() => setup([keepNewest()], [], { contextLimit: 0 })).toThrow(/contextLimit: Expected a positive number/);

@@ -1,6 +1,7 @@
 import { meterSummarizer, type MeteredSummarizer } from '../cost/meter-summarizer.js';
 import { ContextWindowExceededError } from '../errors/context-window-exceeded-error.js';
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
+import { deepFreeze } from '../history/deep-freeze.js';
 import type { HistoryEntry } from '../history/history-entry.js';
 import type { HistoryService } from '../history/history-service.js';
 import { parseApiProfiles, type ApiProfile } from '../profiles/api-profile.js';
@@ -338,6 +339,8 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
   let historyVersion = 0;
   let rewriteVersion = 0;
   let settingsVersion = 0;
+  // Usage reports seen: a turn's request size is worked out again after one (see `runTurn`).
+  let usageVersion = 0;
   // The last "threshold unreachable" situation reported, so it is reported once, not every turn.
   let unreachableReported: string | undefined;
   // Serializes every run method (spec 000 `compressionPromise`, ERR-032).
@@ -370,14 +373,43 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
   // Fail at creation, not on the first turn, when no strategy can be selected.
   getActiveStrategy();
 
+  // What every check of every turn reads: resolved again only when the settings, the override, the profile or the
+  // active strategy changed (settings are replaced, never mutated, on update).
+  let effectiveMemo:
+    | {
+        readonly settings: CompressionSettings;
+        readonly thresholdOverride: number | undefined;
+        readonly profile: string;
+        readonly strategy: CompressionStrategy;
+        readonly effective: EffectiveCompressionSettings;
+      }
+    | undefined;
+
   const getEffectiveSettings = (profile = settings['compression.profile']): EffectiveCompressionSettings => {
+    const strategy = getActiveStrategy();
+    const memo = effectiveMemo;
+    if (
+      memo !== undefined &&
+      memo.settings === settings &&
+      memo.thresholdOverride === thresholdOverride &&
+      memo.profile === profile &&
+      memo.strategy === strategy
+    ) {
+      return memo.effective;
+    }
+    const effective = resolveEffectiveFor(profile, strategy);
+    effectiveMemo = { settings, thresholdOverride, profile, strategy, effective };
+    return effective;
+  };
+
+  const resolveEffectiveFor = (profile: string, strategy: CompressionStrategy): EffectiveCompressionSettings => {
     const ofProfile = profiles?.find((candidate) => candidate.id === profile);
     // A profile's own threshold, unless compression.profileThresholds names it (FR-TH-001).
     const fromProfiles = Object.fromEntries(
       (profiles ?? []).flatMap((candidate) => (candidate.threshold === undefined ? [] : [[candidate.id, candidate.threshold]])),
     );
     const effective = resolveEffectiveSettings({
-      strategy: getActiveStrategy(),
+      strategy,
       settings: { ...settings, 'compression.profileThresholds': { ...fromProfiles, ...settings['compression.profileThresholds'] } },
       profile,
       thresholdOverride,
@@ -385,16 +417,21 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
       workspaceRoot,
     });
     const reserved = Math.max(effective.reservedOutputTokens, ofProfile?.maxOutputTokens ?? 0);
-    return reserved === effective.reservedOutputTokens ? effective : { ...effective, reservedOutputTokens: reserved };
+    // Handed out again on every call: frozen, so no caller can change what the next one reads.
+    return deepFreeze(reserved === effective.reservedOutputTokens ? effective : { ...effective, reservedOutputTokens: reserved });
   };
 
-  const budgetFor = (effective: EffectiveCompressionSettings, pendingTokens: number): RequestBudget =>
+  const budgetFor = (
+    effective: EffectiveCompressionSettings,
+    pendingTokens: number,
+    estimate = estimator.estimate(pendingTokens),
+  ): RequestBudget =>
     planRequestBudget({
       contextLimit: effective.contextLimit,
       threshold: effective.threshold.value,
       reservedOutputTokens: effective.reservedOutputTokens,
       targetTokens: options.targetTokens,
-      estimate: estimator.estimate(pendingTokens),
+      estimate,
       overheadTokens: history.getOverheadTokens(),
       pendingTokens,
     });
@@ -431,8 +468,19 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
     selection.reported = true;
     const effective = getEffectiveSettings();
     // Decisions of the whole turn use the calibration it started with; a compaction resets it at the end.
-    const budget = () => budgetFor(effective, pendingTokens);
-    const estimate = () => estimator.estimate(pendingTokens);
+    // The request's size and limits, worked out again only when something they rest on changed: the history (any
+    // event, a finished recount included), the calibration, or a usage report.
+    let sized: { readonly on: readonly number[]; readonly estimate: RequestEstimate; readonly budget: RequestBudget } | undefined;
+    const size = () => {
+      const on = [historyVersion, usageVersion, history.getTotalTokens(), history.getOverheadTokens(), calibration.getFactor()];
+      if (sized === undefined || on.some((value, index) => value !== sized!.on[index])) {
+        const estimate = estimator.estimate(pendingTokens);
+        sized = { on, estimate, budget: budgetFor(effective, pendingTokens, estimate) };
+      }
+      return sized;
+    };
+    const budget = () => size().budget;
+    const estimate = () => size().estimate;
     const doesNotFit = () => estimate().calibratedTokens > budget().availableTokens;
     const overThreshold = () => decideTurn(estimate(), budget(), effective).compress;
     // Cache-aware planning may decline only what is optional: a threshold-mode turn whose request fits the window
@@ -634,7 +682,10 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
     performCompression: (runOptions = {}) => serialize(() => runTurn(runOptions, 'forced')),
     enforceContextWindow: (runOptions) => serialize(() => runTurn(runOptions, 'emergency')),
     shouldCompress,
-    recordUsage: (usage) => estimator.recordUsage(usage),
+    recordUsage: (usage) => {
+      usageVersion += 1;
+      return estimator.recordUsage(usage);
+    },
     getCalibration: () => calibration.getState(),
     estimateRequest: (pendingTokens = 0) => estimator.estimate(pendingTokens),
     isDensityDirty: () => densityDirty,
