@@ -67,6 +67,16 @@ describe('createLatestCheckpointFinder', () => {
     expect(findLatest(grown)).toEqual({ callId: 't2', toolName: checkpoint, entryIndex: 5, blockIndex: 0 });
   });
 
+  it('sees what changed in an array the caller grows or edits in place between calls', () => {
+    const findLatest = createLatestCheckpointFinder([checkpoint]);
+    const history: HistoryEntry[] = [human('Plan.'), ai(call('t1', checkpoint)), tool(response('t1', checkpoint))];
+    expect(findLatest(history)?.callId).toBe('t1');
+    history.push(ai(call('t2', checkpoint)));
+    expect(findLatest(history)?.callId).toBe('t2');
+    history[3] = ai(call('r1', 'Read'));
+    expect(findLatest(history)?.callId).toBe('t1');
+  });
+
   it('forgets a checkpoint call that a rewrite removed from the start of the history', () => {
     const findLatest = createLatestCheckpointFinder([checkpoint]);
     const history = [human('Plan.'), ai(call('t1', checkpoint)), tool(response('t1', checkpoint)), human('Go on.')];

@@ -7,7 +7,8 @@ export type LatestCheckpointFinder = (history: readonly HistoryEntry[]) => ToolC
 /**
  * {@link findLatestCheckpointCall} for a conversation that grows turn by turn: the finder remembers the last history
  * it searched and its answer, and when the next history starts with the same entries (the same objects, in the same
- * places) it searches only the entries appended since. Any other history is searched whole. The answer is always
+ * places) it searches only the entries appended since. Any other history is searched whole; an array the caller
+ * changes in place between calls is compared with a copy of what was searched, so that is caught too. The answer is always
  * the one `findLatestCheckpointCall` gives; a continuous strategy asked before every send no longer rereads the whole
  * conversation each time.
  *
@@ -33,15 +34,16 @@ export function createLatestCheckpointFinder(toolNames: Iterable<string>): Lates
   };
 
   return (history) => {
-    if (history !== searched) {
-      if (extendsSearched(history)) {
-        const appended = findLatestCheckpointCall(history.slice(searched.length), { toolNames: names });
-        if (appended !== undefined) latest = { ...appended, entryIndex: appended.entryIndex + searched.length };
-      } else {
-        latest = findLatestCheckpointCall(history, { toolNames: names });
-      }
-      searched = history;
+    // A frozen array cannot have changed since; any other may have been changed in place, so it is compared.
+    if (history === searched && Object.isFrozen(history)) return latest;
+    if (extendsSearched(history)) {
+      const appended = findLatestCheckpointCall(history.slice(searched.length), { toolNames: names });
+      if (appended !== undefined) latest = { ...appended, entryIndex: appended.entryIndex + searched.length };
+    } else {
+      latest = findLatestCheckpointCall(history, { toolNames: names });
     }
+    // What was searched, as it was: a caller's unfrozen array is copied, since the caller may change it later.
+    searched = Object.isFrozen(history) ? history : [...history];
     return latest;
   };
 }
