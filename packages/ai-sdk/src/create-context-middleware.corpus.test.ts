@@ -1,8 +1,10 @@
 // A recorded Claude Code session replayed through the middleware as an AI SDK app would send it: before each model
 // call the app passes the whole conversation so far (`generateText({ messages })`), the middleware compresses it
-// with high-density and truncation as its fallback, and the mock model reports the input size it received.
+// with high-density and truncation as its fallback, and the mock model reports the input size it received. Each
+// prompt it received is then sent through @ai-sdk/anthropic and @ai-sdk/openai-compatible to a fake API on loopback.
 import { findToolPairingProblems, type HistoryEntry } from '@ctx/core';
 import { aiSdkCodec } from '@ctx/format-ai-sdk';
+import { findNewValidityProblems } from '@ctx/retention';
 import { createHighDensityStrategy } from '@ctx/strategy-high-density';
 import { createTruncationStrategy } from '@ctx/strategy-truncation';
 import { corpusExists, loadLongClaudeCodeSessions } from '@ctx/test-corpus';
@@ -13,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import type { ContextReport } from './context-options.js';
 import { createContextMiddleware } from './create-context-middleware.js';
 import type { LanguageModelPromptMessage } from './language-model-prompt.js';
+import { startFakeProviderServer } from './test-support/fake-provider-server.js';
 import { promptProblems, providerTokens } from './test-support/tool-loop.js';
 
 if (!corpusExists) console.warn('Skipping the middleware corpus replay: ../shared/corpus not found (set CTX_CORPUS)');
@@ -41,6 +44,19 @@ describe.skipIf(!corpusExists)('createContextMiddleware on a long Claude Code se
         });
       },
     });
+    // The same calls without the middleware: the prompts the app itself would have sent.
+    const originals: (readonly LanguageModelPromptMessage[])[] = [];
+    const unwrapped = new MockLanguageModelV3({
+      doGenerate: (options) => {
+        originals.push(options.prompt);
+        return Promise.resolve({
+          content: [{ type: 'text', text: 'ok' }],
+          finishReason: { unified: 'stop', raw: undefined },
+          usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+          warnings: [],
+        });
+      },
+    });
     const reports: ContextReport[] = [];
     const wrapped = wrapLanguageModel({
       model,
@@ -65,19 +81,33 @@ describe.skipIf(!corpusExists)('createContextMiddleware on a long Claude Code se
       if (entry.speaker === 'ai' || openCalls.size > 0 || prompts.length >= maxCalls) continue;
       const { value } = aiSdkCodec.encode({ ...conversation, history: entries });
       originalTokens = tokenizer.countTokens(JSON.stringify(value.messages));
-      await generateText({
-        model: wrapped,
+      const call = {
         ...(value.system === undefined ? {} : { system: value.system }),
         messages: value.messages as ModelMessage[],
         providerOptions: { ctx: { conversationId: session?.name ?? 'session' } },
-      });
+      };
+      await generateText({ model: wrapped, ...call });
+      await generateText({ model: unwrapped, ...call });
     }
     expect(prompts).toHaveLength(maxCalls);
     // The replay outgrew the window: what was sent had to be compressed.
     expect(originalTokens).toBeGreaterThan(contextWindow);
-    for (const [index, prompt] of prompts.entries()) {
-      expect(promptProblems(prompt), `request ${index + 1}`).toEqual([]);
-      expect(providerTokens(prompt, tokenizer), `request ${index + 1}`).toBeLessThanOrEqual(contextWindow);
+    // Handed to the real provider packages as an app's call would (they talk to a fake API on 127.0.0.1), each
+    // compressed prompt makes Anthropic and OpenAI requests with no problem the app's own prompt did not already have
+    // (the recording has whitespace-only text before some thinking blocks, and @ai-sdk/openai-compatible sends
+    // reasoning as `reasoning_content`, which OpenAI's own API does not take).
+    expect(originals).toHaveLength(prompts.length);
+    const providers = await startFakeProviderServer();
+    try {
+      for (const [index, prompt] of prompts.entries()) {
+        expect(promptProblems(prompt), `request ${index + 1}`).toEqual([]);
+        const before = await providers.requestValidity(originals[index] as readonly LanguageModelPromptMessage[]);
+        const after = await providers.requestValidity(prompt);
+        expect(findNewValidityProblems(before, after), `request ${index + 1}`).toEqual({ anthropic: [], openai: [] });
+        expect(providerTokens(prompt, tokenizer), `request ${index + 1}`).toBeLessThanOrEqual(contextWindow);
+      }
+    } finally {
+      await providers.close();
     }
     expect(reports.filter((report) => report.type === 'passed-through')).toEqual([]);
     expect(reports.filter((report) => report.type === 'compressed' && report.rebuilt)).toHaveLength(1);

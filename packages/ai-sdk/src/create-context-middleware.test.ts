@@ -9,6 +9,7 @@ import type { CompressionStrategy, CostModel, Tokenizer } from '@ctx/core';
 import type { ContextReport } from './context-options.js';
 import { createContextMiddleware, type ContextMiddlewareOptions } from './create-context-middleware.js';
 import type { LanguageModelPromptMessage } from './language-model-prompt.js';
+import { startFakeProviderServer } from './test-support/fake-provider-server.js';
 import { fileContent, promptProblems, providerTokens } from './test-support/tool-loop.js';
 import { UnsupportedPromptError } from './unsupported-prompt-error.js';
 
@@ -104,9 +105,17 @@ describe('createContextMiddleware', () => {
     });
     expect(result.steps).toHaveLength(40);
     expect(prompts).toHaveLength(40);
-    for (const [index, prompt] of prompts.entries()) {
-      expect(promptProblems(prompt), `request ${index + 1}`).toEqual([]);
-      expect(providerTokens(prompt, tokenizer), `request ${index + 1}`).toBeLessThanOrEqual(contextWindow);
+    // Every compressed prompt, handed to @ai-sdk/anthropic and @ai-sdk/openai-compatible (talking to a fake API on
+    // 127.0.0.1), makes a request the Anthropic and OpenAI validators accept.
+    const providers = await startFakeProviderServer();
+    try {
+      for (const [index, prompt] of prompts.entries()) {
+        expect(promptProblems(prompt), `request ${index + 1}`).toEqual([]);
+        expect(await providers.requestValidity(prompt), `request ${index + 1}`).toEqual({ anthropic: [], openai: [] });
+        expect(providerTokens(prompt, tokenizer), `request ${index + 1}`).toBeLessThanOrEqual(contextWindow);
+      }
+    } finally {
+      await providers.close();
     }
     // Without ctx the last request would hold all 39 file reads: several windows' worth.
     const allReads = result.response.messages.filter((message) => message.role === 'tool').length;
