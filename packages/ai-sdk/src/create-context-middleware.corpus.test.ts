@@ -93,9 +93,9 @@ describe.skipIf(!corpusExists)('createContextMiddleware on a long Claude Code se
     // The replay outgrew the window: what was sent had to be compressed.
     expect(originalTokens).toBeGreaterThan(contextWindow);
     // Handed to the real provider packages as an app's call would (they talk to a fake API on 127.0.0.1), each
-    // compressed prompt makes Anthropic and OpenAI requests with no problem the app's own prompt did not already have
-    // (the recording has whitespace-only text before some thinking blocks, and @ai-sdk/openai-compatible sends
-    // reasoning as `reasoning_content`, which OpenAI's own API does not take).
+    // compressed prompt makes a valid Anthropic request, and an OpenAI one with no problem the app's own prompt did not
+    // already have (@ai-sdk/openai-compatible sends reasoning as `reasoning_content`, which OpenAI's own API does not
+    // take).
     expect(originals).toHaveLength(prompts.length);
     const providers = await startFakeProviderServer();
     try {
@@ -103,6 +103,7 @@ describe.skipIf(!corpusExists)('createContextMiddleware on a long Claude Code se
         expect(promptProblems(prompt), `request ${index + 1}`).toEqual([]);
         const before = await providers.requestValidity(originals[index] as readonly LanguageModelPromptMessage[]);
         const after = await providers.requestValidity(prompt);
+        expect(after.anthropic, `request ${index + 1}`).toEqual([]);
         expect(findNewValidityProblems(before, after), `request ${index + 1}`).toEqual({ anthropic: [], openai: [] });
         expect(providerTokens(prompt, tokenizer), `request ${index + 1}`).toBeLessThanOrEqual(contextWindow);
       }

@@ -281,4 +281,41 @@ describe('aiSdkCodec', () => {
       { type: 'reasoning', text: 't', providerOptions: { google: { thoughtSignature: 'c2ln' } } },
     ]);
   });
+
+  it('AIS-013: should drop whitespace-only text beside other assistant parts of other formats, and keep an AI SDK prompt\'s own', () => {
+    const conversation = parseConversation({
+      history: [
+        { speaker: 'human', blocks: [{ type: 'text', text: 'Fix it.' }] },
+        {
+          speaker: 'ai',
+          blocks: [
+            { type: 'text', text: '\n\n' },
+            { type: 'thinking', thought: 'Look first.', signature: 'c2ln', providerMetadata: { anthropic: {} } },
+            { type: 'tool_call', id: 'toolu_1', name: 'Read', parameters: { file_path: '/repo/a.ts' } },
+          ],
+        },
+        { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'toolu_1', toolName: 'Read', result: 'a' }] },
+        { speaker: 'ai', blocks: [{ type: 'text', text: ' ' }] },
+      ],
+    });
+    const { value, warnings } = aiSdkCodec.encode(conversation);
+    expect(value.messages[1]?.content).toEqual([
+      { type: 'reasoning', text: 'Look first.', providerOptions: { anthropic: { signature: 'c2ln' } } },
+      { type: 'tool-call', toolCallId: 'toolu_1', toolName: 'Read', input: { file_path: '/repo/a.ts' } },
+    ]);
+    // A message of nothing but whitespace keeps it: there is nothing else to send.
+    expect(value.messages[3]?.content).toBe(' ');
+    expect(warnings).toContainEqual({
+      type: 'other',
+      message: 'whitespace-only text parts of assistant messages were dropped (Anthropic rejects them)',
+      path: 'history[1]',
+    });
+    const own: AiSdkPrompt = {
+      messages: [
+        { role: 'user', content: 'Hi.' },
+        { role: 'assistant', content: [{ type: 'text', text: '\n' }, { type: 'text', text: 'Hello.' }] },
+      ],
+    };
+    expect(roundTrip(own)).toEqual(own);
+  });
 });

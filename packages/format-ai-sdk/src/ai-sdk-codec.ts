@@ -24,7 +24,8 @@ import { encodeAiSdkPrompt } from './encode-ai-sdk-prompt.js';
  *
  * `decode` throws `InvalidFormatError` (from `@ctx/core`) naming every failing path; it never modifies its input.
  * `encode(decode(x).conversation).value` deep-equals `x`. Encoding a conversation from another format warns once per
- * kind of loss (entry metadata, other providers' metadata, several system blocks joined into one string).
+ * kind of loss (entry metadata, other providers' metadata, several system blocks joined into one string) and drops
+ * whitespace-only text parts of assistant messages that hold something else, which Anthropic rejects.
  *
  * @returns A `ConversationCodec` with format `ai-sdk-model-messages`.
  *

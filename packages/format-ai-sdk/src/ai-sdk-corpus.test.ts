@@ -12,16 +12,19 @@ function readClaudeCodeConversation(file: string): Conversation {
   return parseConversation(decodeClaudeCodeSession(readCorpusText(file), { view: 'whole-session' }).conversation);
 }
 
+const isBlankText = (block: ContentBlock) => block.type === 'text' && block.text.trim() === '';
+
 /**
  * What AI SDK messages keep of a Claude Code conversation: all of its content. Claude Code's record bookkeeping
- * (entry metadata, its `providerMetadata`) has no place in a model message and goes, with a warning; a tool result's
- * explicit `isError: false` comes back absent, which says the same.
+ * (entry metadata, its `providerMetadata`) has no place in a model message and goes, with a warning; so do the
+ * whitespace-only text blocks Claude Code records before some thinking blocks (Anthropic rejects them); a tool
+ * result's explicit `isError: false` comes back absent, which says the same.
  */
 function expectedAfterAiSdk(conversation: Conversation): Conversation {
   return {
     history: conversation.history.map(({ speaker, blocks }) => ({
       speaker,
-      blocks: blocks.map(({ providerMetadata: _dropped, ...block }): ContentBlock => {
+      blocks: (speaker === 'ai' && !blocks.every(isBlankText) ? blocks.filter((block) => !isBlankText(block)) : blocks).map(({ providerMetadata: _dropped, ...block }): ContentBlock => {
         if (block.type !== 'tool_response' || block.isError !== false) return block;
         const { isError: _false, ...response } = block;
         return response;
@@ -43,8 +46,8 @@ describe.skipIf(!corpusExists)('aiSdkCodec on real Claude Code histories', () =>
       expect(source.history.length).toBeGreaterThan(10);
       const { value, warnings } = aiSdkCodec.encode(source);
       // One message per entry; Anthropic signatures travel as providerOptions.anthropic.signature: no content is
-      // lost. Only Claude Code's record bookkeeping is dropped, and said.
-      const bookkeeping = /^(entry metadata|providerMetadata\.(claudeCode|ctx) )/;
+      // lost. Only Claude Code's record bookkeeping and whitespace-only text are dropped, and said.
+      const bookkeeping = /^(entry metadata|providerMetadata\.(claudeCode|ctx) |whitespace-only text parts)/;
       expect(warnings.map((warning) => warning.message).filter((message) => !bookkeeping.test(message))).toEqual([]);
       expect(warnings.some((warning) => warning.message.startsWith('providerMetadata.claudeCode '))).toBe(true);
       expect(value.messages).toHaveLength(source.history.length);
@@ -59,6 +62,18 @@ describe.skipIf(!corpusExists)('aiSdkCodec on real Claude Code histories', () =>
       expect(validateAiSdkMessages(value)).toEqual([]);
     });
   }
+
+  it('should drop the whitespace-only text Claude Code records before thinking, and say so', () => {
+    const source = readClaudeCodeConversation(sessions.large);
+    const blank = source.history.filter((entry) => entry.speaker === 'ai' && entry.blocks.some(isBlankText) && !entry.blocks.every(isBlankText));
+    expect(blank.length).toBeGreaterThan(0);
+    const { value, warnings } = aiSdkCodec.encode(source);
+    expect(warnings.find((warning) => warning.message.startsWith('whitespace-only text parts'))?.message).toContain(`(${blank.length} times`);
+    const sentBlank = value.messages.filter(
+      (message) => message.role === 'assistant' && typeof message.content !== 'string' && message.content.some((part) => part.type === 'text' && part.text.trim() === ''),
+    );
+    expect(sentBlank).toEqual([]);
+  });
 
   it('should keep every thinking signature of the large session verbatim', () => {
     const source = readClaudeCodeConversation(sessions.large);

@@ -174,6 +174,10 @@ function entryMetadata(fields: Readonly<Record<string, JsonValue | undefined>>):
   return field.providerMetadata === undefined ? {} : { metadata: { providerMetadata: field.providerMetadata } };
 }
 
+function isBlankTextPart(part: { readonly type: string; readonly text?: unknown }): boolean {
+  return part.type === 'text' && typeof part.text === 'string' && part.text.trim() === '';
+}
+
 /**
  * An assistant message as entries: an ai entry with its parts, then — when it holds results of provider-executed
  * tools — a tool entry with those results, marked as continuing the message. Results go after the calls so the
@@ -184,6 +188,8 @@ function decodeAssistantMessage(message: AiSdkAssistantMessage): HistoryEntry[] 
     providerOptions: options(message.providerOptions),
     contentArray: typeof message.content !== 'string' && isPlainTextPart(message.content) ? true : undefined,
     approvals: typeof message.content === 'string' ? undefined : approvalsOf(message.content),
+    // The message's own whitespace-only text parts go back as they were (encode drops those of other formats).
+    blankText: typeof message.content !== 'string' && message.content.some(isBlankTextPart) ? true : undefined,
   };
   if (typeof message.content === 'string') {
     return [{ speaker: 'ai', blocks: [{ type: 'text', text: message.content }], ...entryMetadata(messageFields) }];

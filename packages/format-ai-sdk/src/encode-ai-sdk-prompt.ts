@@ -186,6 +186,23 @@ function encodeUserBlock(block: ContentBlock): UserPart | undefined {
   return undefined;
 }
 
+/**
+ * An assistant message's parts without its whitespace-only text parts, when something else remains: Anthropic rejects
+ * such a part (and, in a turn still in its tool loop, one before the thinking), and providers pass them on as they
+ * are. Transcripts hold them (Claude Code records a blank text block before some thinking blocks); an AI SDK prompt's
+ * own are kept (decode flags them).
+ */
+function withoutBlankText(parts: AssistantPart[], losses: LossCollector, path: string): AssistantPart[] {
+  const isBlank = (part: AssistantPart) => part.type === 'text' && part.text.trim() === '';
+  if (!parts.some(isBlank) || parts.every(isBlank)) return parts;
+  losses.add('blank-text', {
+    type: 'other',
+    message: 'whitespace-only text parts of assistant messages were dropped (Anthropic rejects them)',
+    path,
+  });
+  return parts.filter((part) => !isBlank(part));
+}
+
 /** A single plain text part is written as a string, as the AI SDK's own messages usually are. */
 function toContent<Part extends { readonly type: string; readonly providerOptions?: unknown }>(
   parts: Part[],
@@ -288,7 +305,8 @@ export function encodeAiSdkPrompt(conversation: Conversation): EncodeResult<AiSd
     }
 
     if (entry.speaker === 'ai') {
-      const parts = entry.blocks.flatMap((block) => encodeAssistantBlock(block) ?? []);
+      const encoded = entry.blocks.flatMap((block) => encodeAssistantBlock(block) ?? []);
+      const parts = isFlagSet(metadata, 'blankText') ? encoded : withoutBlankText(encoded, losses, entryPath);
       if (continues) appendToAssistant(messages, parts, undefined);
       else messages.push({ role: 'assistant', content: toContent(parts, metadata), ...messageOptions });
       keepApprovals(metadata);
