@@ -4,6 +4,7 @@ import { SUPPRESSED_CONTENT_MARKER } from './content-markers.js';
 import { resolveOperation, type ContentType, type ResolvedOperation } from './content-operations.js';
 import { decomposeEntry, recomposeEntry } from './decompose-entry.js';
 import { sameDependencies, type KeptPassOutcome, type PassCache, type PieceDone } from './pass-cache.js';
+import { markRewrittenParameters } from './rewritten-parameters.js';
 import { isOverLimits, truncateText } from './shorten-text.js';
 import type { PassConfig } from './smart-passes-settings.js';
 
@@ -252,7 +253,11 @@ export function runIndividualPass(history: readonly HistoryEntry[], pass: PassCo
       keep(undefined, done);
       continue;
     }
-    const next = recomposeEntry(entry, { messageText, toolParameters, toolResults });
+    // Calls whose parameters changed are listed on the entry: later file-state rules must not read their cut paths.
+    const rewrittenCalls = (toolParameters ?? []).flatMap((value, position) =>
+      value === parts.toolParameters?.[position] ? [] : [(calls[position] as ToolCallBlock).id],
+    );
+    const next = markRewrittenParameters(recomposeEntry(entry, { messageText, toolParameters, toolResults }), rewrittenCalls);
     if (next === entry || !environment.entrySaves(entry, next)) {
       keep(undefined, []);
       continue;

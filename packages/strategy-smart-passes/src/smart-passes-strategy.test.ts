@@ -7,6 +7,7 @@ import {
   findToolPairingProblems,
   getEntryGenerator,
   isEmptyDensityResult,
+  parseHistory,
   type CompressionResult,
   type CompressionStrategy,
   type DensityConfig,
@@ -185,6 +186,42 @@ describe('fileContent: superseded', () => {
     expect(newHistory[4]).toBe(context.history[4]);
     expect(newHistory[6]).toBe(context.history[6]);
     expect(() => createSmartPassesStrategy({ passes: [{ ...pass, mode: 'batch', batchConfig: { operation: 'summarize' } }] })).toThrow(/Expected fileContent "all" for a pass with mode "batch"/);
+  });
+});
+
+describe('fileContent: superseded, after parameters were cut', () => {
+  // Two reads of different files whose paths a pass cuts to one character: `/repo/a.ts` and `/repo/b.ts` both become
+  // `/`. The cut paths must not make the first read look superseded by the second.
+  const cutPaths = individual(
+    'cut-paths',
+    { toolParameters: { operation: 'truncate', params: { truncate: { maxChars: 1, maxLines: 1, addEllipsis: false } } } },
+    { selection: { type: 'preserve_percent', keepPercentage: 0 } },
+  );
+  const stale = individual('stale', { toolResults: 'suppress' }, { selection: { type: 'preserve_recent', keepRecentCount: 0 }, fileContent: 'superseded' });
+  // Paths of several words, so that cutting them saves tokens for the word-counting test tokenizer too.
+  const [pathA, pathB] = ['/repo/notes on a.ts', '/repo/notes on b.ts'];
+  const history = [human('go'), call('r1', { file_path: pathA }), result('r1', lines(40, 'a')), call('r2', { file_path: pathB }), result('r2', lines(40, 'b'))];
+
+  it('should mark the calls whose parameters it rewrote, and keep the latest state of each of the two files', async () => {
+    const { newHistory } = applied((await run({ passes: [cutPaths, stale] }, history)).outcome);
+    expect(newHistory[1]).toMatchObject({
+      blocks: [{ parameters: { file_path: '/' } }],
+      metadata: { providerMetadata: { ctx: { parametersRewritten: ['r1'] } } },
+    });
+    expect(resultOf(newHistory[2])).toBe(lines(40, 'a'));
+    expect(resultOf(newHistory[4])).toBe(lines(40, 'b'));
+  });
+
+  it('should leave its own output as it is when optimized again (a random case found in CI)', async () => {
+    const strategy = createSmartPassesStrategy({ trigger: 'continuous', passes: [stale, cutPaths] });
+    const config: DensityConfig = { readWritePruning: true, fileDedupe: true, recencyPruning: false, recencyRetention: 3, workspaceRoot: '/repo' };
+    const input = parseHistory(history);
+    const first = strategy.optimize?.(input, config);
+    expect(first === undefined || isEmptyDensityResult(first)).toBe(false);
+    const service = new HistoryService({ tokenizer: wordTokenizer(), history: input });
+    await service.applyDensityResult(first as NonNullable<typeof first>, strategy.name);
+    const again = strategy.optimize?.(service.getRawHistory(), config);
+    expect(again === undefined ? true : isEmptyDensityResult(again)).toBe(true);
   });
 });
 

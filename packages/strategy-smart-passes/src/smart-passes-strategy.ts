@@ -31,6 +31,7 @@ import { runBatchPass } from './batch-pass.js';
 import { resolveOperation, type ContentType } from './content-operations.js';
 import { runIndividualPass, type IndividualPassEnvironment, type SummaryJob } from './individual-pass.js';
 import type { PassCache } from './pass-cache.js';
+import { withRewrittenCallsUnknown } from './rewritten-parameters.js';
 import { selectPassRange } from './select-pass-range.js';
 import { smartPassesSettingsSchema, type PassConfig, type SmartPassesSettings, type SmartPassesSettingsInput } from './smart-passes-settings.js';
 import { summarizePieces } from './summarize-pieces.js';
@@ -116,7 +117,12 @@ function toolKindsOf(history: readonly HistoryEntry[], workspaceRoot: string, re
 
 function supersededOf(pass: PassConfig, history: readonly HistoryEntry[], workspaceRoot: string, registry: ToolSemanticsRegistry | undefined): { superseded?: SupersededFileContent } {
   if (pass.fileContent !== 'superseded') return {};
-  return { superseded: findSupersededFileContent(history, { workspaceRoot, ...(registry === undefined ? {} : { registry }) }) };
+  return {
+    superseded: findSupersededFileContent(withRewrittenCallsUnknown(history), {
+      workspaceRoot,
+      ...(registry === undefined ? {} : { registry }),
+    }),
+  };
 }
 
 /** Characters (of the entries' blocks as JSON) the entries that differ between two same-length histories lost. */
