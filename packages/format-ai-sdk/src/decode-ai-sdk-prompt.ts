@@ -23,6 +23,7 @@ import type {
   AiSdkToolResultPart,
 } from './ai-sdk-prompt.js';
 import { decodeDataContent, sniffImageMediaType } from './binary-data.js';
+import { isBlankTextPart } from './blank-text-part.js';
 import { deriveReasoningOptions, deriveToolOutputType, isPlainTextPart, jsonEquals } from './derived-fields.js';
 
 type Options = AiSdkProviderOptions | undefined;
@@ -172,10 +173,6 @@ function decodeAssistantPart(part: Exclude<AssistantPart, AiSdkToolResultPart | 
 function entryMetadata(fields: Readonly<Record<string, JsonValue | undefined>>): Pick<HistoryEntry, 'metadata'> {
   const field = aiSdkMetadataField(fields);
   return field.providerMetadata === undefined ? {} : { metadata: { providerMetadata: field.providerMetadata } };
-}
-
-function isBlankTextPart(part: { readonly type: string; readonly text?: unknown }): boolean {
-  return part.type === 'text' && typeof part.text === 'string' && part.text.trim() === '';
 }
 
 /**

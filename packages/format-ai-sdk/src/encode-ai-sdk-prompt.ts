@@ -29,6 +29,7 @@ import type {
   AiSdkToolResultPart,
 } from './ai-sdk-prompt.js';
 import { encodeDataContent, type DataKind } from './binary-data.js';
+import { isBlankTextPart } from './blank-text-part.js';
 import { deriveReasoningOptions, deriveToolOutputType } from './derived-fields.js';
 
 type AssistantPart = Exclude<AiSdkAssistantMessage['content'], string>[number];
@@ -193,14 +194,13 @@ function encodeUserBlock(block: ContentBlock): UserPart | undefined {
  * own are kept (decode flags them).
  */
 function withoutBlankText(parts: AssistantPart[], losses: LossCollector, path: string): AssistantPart[] {
-  const isBlank = (part: AssistantPart) => part.type === 'text' && part.text.trim() === '';
-  if (!parts.some(isBlank) || parts.every(isBlank)) return parts;
+  if (!parts.some(isBlankTextPart) || parts.every(isBlankTextPart)) return parts;
   losses.add('blank-text', {
     type: 'other',
     message: 'whitespace-only text parts of assistant messages were dropped (Anthropic rejects them)',
     path,
   });
-  return parts.filter((part) => !isBlank(part));
+  return parts.filter((part) => !isBlankTextPart(part));
 }
 
 /** A single plain text part is written as a string, as the AI SDK's own messages usually are. */

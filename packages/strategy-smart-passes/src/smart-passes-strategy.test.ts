@@ -190,8 +190,8 @@ describe('fileContent: superseded', () => {
 });
 
 describe('fileContent: superseded, after parameters were cut', () => {
-  // Two reads of different files whose paths a pass cuts to one character: `/repo/a.ts` and `/repo/b.ts` both become
-  // `/`. The cut paths must not make the first read look superseded by the second.
+  // Two reads of different files whose paths a pass cuts to one character: both become `/`. The cut paths must not make
+  // the first read look superseded by the second.
   const cutPaths = individual(
     'cut-paths',
     { toolParameters: { operation: 'truncate', params: { truncate: { maxChars: 1, maxLines: 1, addEllipsis: false } } } },

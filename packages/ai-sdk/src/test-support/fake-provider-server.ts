@@ -55,15 +55,20 @@ async function readBody(request: IncomingMessage): Promise<string> {
 export async function startFakeProviderServer(): Promise<FakeProviderServer> {
   const bodies: unknown[] = [];
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    void readBody(request).then((text) => {
-      const reply = replies[request.url ?? ''];
-      if (request.method !== 'POST' || reply === undefined) {
-        response.writeHead(404).end();
-        return;
-      }
-      bodies.push(JSON.parse(text));
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
-    });
+    readBody(request)
+      .then((text) => {
+        const reply = replies[request.url ?? ''];
+        if (request.method !== 'POST' || reply === undefined) {
+          response.writeHead(404).end();
+          return;
+        }
+        bodies.push(JSON.parse(text));
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
+      })
+      // A body that is not JSON fails the call that sent it (the provider package reports the 400), not the process.
+      .catch((error: unknown) => {
+        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: String(error) }));
+      });
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
