@@ -228,3 +228,4 @@ export type { EffectiveCompressionSettings } from './orchestration/effective-set
 export { formatTurnReport } from './orchestration/format-turn-report.js';
 export type { RequestEstimate, UsageReport } from './orchestration/request-estimator.js';
 export type { PassReport, RequestReport, TurnReport } from './orchestration/turn-report.js';
+export { formatCount, formatRoundedCount } from './text/format-count.js';

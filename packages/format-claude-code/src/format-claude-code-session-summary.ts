@@ -1,11 +1,10 @@
+import { formatCount } from '@ctx/core';
 import type { ClaudeCodeSessionSummary } from './summarize-claude-code-session.js';
-
-const integer = new Intl.NumberFormat('en-US');
 
 function formatCounts(counts: Readonly<Record<string, number>>): string {
   const parts = Object.entries(counts)
     .sort(([firstKey, first], [secondKey, second]) => second - first || firstKey.localeCompare(secondKey))
-    .map(([key, count]) => `${key} ${integer.format(count)}`);
+    .map(([key, count]) => `${key} ${formatCount(count)}`);
   return parts.length === 0 ? 'none' : parts.join(', ');
 }
 
@@ -22,19 +21,19 @@ function formatCounts(counts: Readonly<Record<string, number>>): string {
 export function formatClaudeCodeSessionSummary(summary: ClaudeCodeSessionSummary): string {
   const lines = [
     `Claude Code ${summary.kind}${summary.sessionId === undefined ? '' : ` ${summary.sessionId}`}${summary.agentId === undefined ? '' : ` (agent ${summary.agentId})`}, view ${summary.view}`,
-    `entries: ${integer.format(summary.entries.total)} (human ${summary.entries.human}, ai ${summary.entries.ai}, tool ${summary.entries.tool})`,
+    `entries: ${formatCount(summary.entries.total)} (human ${summary.entries.human}, ai ${summary.entries.ai}, tool ${summary.entries.tool})`,
     `human text: ${formatCounts(summary.humanTextKinds)}`,
-    `tool calls: ${integer.format(summary.toolCalls.total)} (${summary.toolCalls.errors} errors): ${formatCounts(summary.toolCalls.byName)}`,
+    `tool calls: ${formatCount(summary.toolCalls.total)} (${summary.toolCalls.errors} errors): ${formatCounts(summary.toolCalls.byName)}`,
     `epochs: ${summary.epochs.length}`,
   ];
   for (const epoch of summary.epochs) {
     lines.push(
-      `  epoch ${epoch.number}: lines ${epoch.firstLine ?? '-'}–${epoch.lastLine ?? '-'}, ${integer.format(epoch.messageCount)} messages, ${epoch.rootCount} roots, ${epoch.orphanCount} orphans`,
+      `  epoch ${epoch.number}: lines ${epoch.firstLine ?? '-'}–${epoch.lastLine ?? '-'}, ${formatCount(epoch.messageCount)} messages, ${epoch.rootCount} roots, ${epoch.orphanCount} orphans`,
     );
   }
   lines.push(`compactions: ${summary.compactions.length}`);
   for (const compaction of summary.compactions) {
-    const preTokens = compaction.preTokens === undefined ? '' : `, ${integer.format(compaction.preTokens)} tokens before`;
+    const preTokens = compaction.preTokens === undefined ? '' : `, ${formatCount(compaction.preTokens)} tokens before`;
     const parent = compaction.logicalParentFound === false ? ', logical parent not in file' : '';
     lines.push(`  #${compaction.number} ${compaction.form} at line ${compaction.line}, trigger ${compaction.trigger ?? 'unknown'}${preTokens}${parent}`);
   }
@@ -53,7 +52,7 @@ export function formatClaudeCodeSessionSummary(summary: ClaudeCodeSessionSummary
     `record types: ${formatCounts(summary.recordTypes)}`,
     `unknown record types: ${formatCounts(summary.unknownTypes)}`,
     `malformed lines: ${summary.malformedLines.length === 0 ? 'none' : summary.malformedLines.join(', ')}`,
-    `records with toolUseResult (not copied): ${integer.format(summary.toolUseResultRecords)}`,
+    `records with toolUseResult (not copied): ${formatCount(summary.toolUseResultRecords)}`,
     `warnings: ${formatCounts(summary.warnings)}`,
   );
   return lines.join('\n');

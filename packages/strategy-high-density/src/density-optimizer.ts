@@ -19,13 +19,18 @@ interface Memo {
   readonly workspaceRoot: string;
   /** Whether `workspaceRoot` was recorded in `entries` (so any history with that prefix infers the same root). */
   readonly rootFromPrefix: boolean;
-  /** The entries the fold has processed (a copy, so a caller changing its array cannot fool the prefix check). */
+  /**
+   * The history whose first `covered` entries the fold has processed: the caller's array when it is frozen (the
+   * history model's snapshots are), else a copy, so a caller changing its array cannot fool the prefix check.
+   */
   readonly entries: readonly HistoryEntry[];
+  readonly covered: number;
   readonly fold: DensityFold;
 }
 
-function samePrefix(history: readonly HistoryEntry[], entries: readonly HistoryEntry[]): boolean {
-  for (let index = 0; index < entries.length; index++) if (history[index] !== entries[index]) return false;
+function samePrefix(history: readonly HistoryEntry[], entries: readonly HistoryEntry[], covered: number): boolean {
+  if (history === entries) return true;
+  for (let index = 0; index < covered; index++) if (history[index] !== entries[index]) return false;
   return true;
 }
 
@@ -48,9 +53,9 @@ export function createDensityOptimizer(
 
   const resume = (history: readonly HistoryEntry[], settingsKey: string, configuredRoot: string): Memo | undefined => {
     if (memo === undefined || memo.settingsKey !== settingsKey || memo.configuredRoot !== configuredRoot) return undefined;
-    const covered = memo.entries.length;
+    const { covered } = memo;
     if (history.length < covered || trailingTurnStart(history) < covered || !isSafeCutIndex(history, covered)) return undefined;
-    if (!samePrefix(history, memo.entries)) return undefined;
+    if (!samePrefix(history, memo.entries, covered)) return undefined;
     // A root recorded only in the new entries would change how the covered ones were classified.
     if (configuredRoot === '/' && !memo.rootFromPrefix && recordedWorkspaceRoot(history.slice(covered)) !== undefined) return undefined;
     return memo;
@@ -66,7 +71,7 @@ export function createDensityOptimizer(
     const limit = findThinkingToolLoopStart(history) ?? history.length;
     const closedUntil = Math.min(trailingTurnStart(history), limit);
     const resumed = resume(history, settingsKey, configuredRoot);
-    const previous = resumed !== undefined && resumed.entries.length <= closedUntil ? resumed : undefined;
+    const previous = resumed !== undefined && resumed.covered <= closedUntil ? resumed : undefined;
     memo = undefined;
 
     let fold: DensityFold;
@@ -86,7 +91,7 @@ export function createDensityOptimizer(
       start = 0;
     } else {
       ({ fold, workspaceRoot, rootFromPrefix } = previous);
-      start = previous.entries.length;
+      start = previous.covered;
     }
 
     fold.process(history, start, closedUntil);
@@ -95,7 +100,8 @@ export function createDensityOptimizer(
       configuredRoot,
       workspaceRoot,
       rootFromPrefix,
-      entries: history.slice(0, closedUntil),
+      entries: Object.isFrozen(history) ? history : history.slice(0, closedUntil),
+      covered: closedUntil,
       fold,
     };
     fold.journal.open();

@@ -7,6 +7,7 @@ import {
   type StrategyWarning,
   type ToolCallBlock,
   type ToolResponseBlock,
+  formatCount,
 } from '@ctx/core';
 import { toValidatedEntry, type ToolCallSemantics, type ToolSemanticsRegistry } from '@ctx/strategy-utils';
 import { strategyName, withGeneratedResult } from './generated-marker.js';
@@ -236,8 +237,6 @@ export function planToolResultSummaries(context: CompressionContext, options: Su
   };
 }
 
-const integer = new Intl.NumberFormat('en-US');
-
 /**
  * Runs the plan: a new history with the planned entries replaced (every other entry passed through as the same
  * object), or a no-op saying why nothing was done.
@@ -255,14 +254,14 @@ export function summarizeOldToolResults(context: CompressionContext, options: Su
     return {
       type: 'no-op',
       reason: 'already-under-target',
-      message: `the history has ${integer.format(plan.tokensBefore)} tokens; the target is ${integer.format(plan.target)}`,
+      message: `the history has ${formatCount(plan.tokensBefore)} tokens; the target is ${formatCount(plan.target)}`,
     };
   }
   if (plan.replacements.size === 0) {
     return {
       type: 'no-op',
       reason: 'too-few-compressible',
-      message: `no tool result before the last ${options.preserveRecentTurns} assistant turns can be summarized to save tokens (${integer.format(plan.tokensBefore)} tokens, target ${integer.format(plan.target)})`,
+      message: `no tool result before the last ${options.preserveRecentTurns} assistant turns can be summarized to save tokens (${formatCount(plan.tokensBefore)} tokens, target ${formatCount(plan.target)})`,
     };
   }
   const newHistory = history.map((entry, index) => plan.replacements.get(index) ?? entry);
@@ -270,7 +269,7 @@ export function summarizeOldToolResults(context: CompressionContext, options: Su
   const warnings: StrategyWarning[] = [
     {
       type: 'lossy',
-      message: `replaced ${plan.resultsSummarized} tool results (${integer.format(saved)} tokens) with one-line summaries; re-running the tools shows them again`,
+      message: `replaced ${plan.resultsSummarized} tool results (${formatCount(saved)} tokens) with one-line summaries; re-running the tools shows them again`,
     },
   ];
   if (plan.latestFileStatesSummarized > 0) {
@@ -282,7 +281,7 @@ export function summarizeOldToolResults(context: CompressionContext, options: Su
   if (plan.tokensAfter > plan.target) {
     warnings.push({
       type: 'target-not-met',
-      message: `kept ${integer.format(plan.tokensAfter)} tokens, over the target of ${integer.format(plan.target)}: tool calls, messages and the last ${options.preserveRecentTurns} assistant turns are never summarized`,
+      message: `kept ${formatCount(plan.tokensAfter)} tokens, over the target of ${formatCount(plan.target)}: tool calls, messages and the last ${options.preserveRecentTurns} assistant turns are never summarized`,
     });
   }
   return {

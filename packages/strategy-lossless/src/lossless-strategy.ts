@@ -9,6 +9,7 @@ import {
   type HistoryEntry,
   type ReductionEstimate,
   type StrategyWarning,
+  formatCount,
 } from '@ctx/core';
 import { checkCompressionPreconditions, inferWorkspaceRoot } from '@ctx/strategy-utils';
 import {
@@ -22,7 +23,6 @@ import { isFrozenHistory, sharedReferencePlans } from './shared-reference-plans.
 import { planSupersededTodos } from './plan-superseded-todos.js';
 
 const name = 'lossless';
-const integer = new Intl.NumberFormat('en-US');
 
 /** A compress plan: the new history, the per-operation counts, and the tokens before and after. */
 interface CompressPlan {
@@ -150,14 +150,14 @@ export function createLosslessStrategy(settings?: LosslessSettingsInput): Compre
         return Promise.resolve({
           type: 'no-op',
           reason: 'too-few-compressible',
-          message: `nothing redundant is left to reference (${integer.format(total)} tokens, target ${integer.format(target)}); lossless removes only redundancy, so configure a fallback strategy to go further`,
+          message: `nothing redundant is left to reference (${formatCount(total)} tokens, target ${formatCount(target)}); lossless removes only redundancy, so configure a fallback strategy to go further`,
         });
       }
       const warnings: StrategyWarning[] = [];
       if (plan.tokensAfter > target) {
         warnings.push({
           type: 'target-not-met',
-          message: `removed ${integer.format(plan.tokensBefore - plan.tokensAfter)} tokens of redundancy; ${integer.format(plan.tokensAfter)} tokens remain, over the target of ${integer.format(target)}`,
+          message: `removed ${formatCount(plan.tokensBefore - plan.tokensAfter)} tokens of redundancy; ${formatCount(plan.tokensAfter)} tokens remain, over the target of ${formatCount(target)}`,
         });
       }
       return Promise.resolve({

@@ -6,6 +6,7 @@ import {
   type CompressionStrategy,
   type HistoryEntry,
   type StrategyWarning,
+  formatCount,
 } from '@ctx/core';
 import {
   buildSummaryInstructions,
@@ -24,7 +25,6 @@ import { findMiddle } from './find-middle.js';
 import { middleOutSettingsSchema, type MiddleOutSettings, type MiddleOutSettingsInput } from './middle-out-settings.js';
 
 const name = 'middle-out';
-const integer = new Intl.NumberFormat('en-US');
 
 /** Index of the latest human entry with text the user typed, or -1. */
 function latestUserTextIndex(history: readonly HistoryEntry[]): number {
@@ -134,7 +134,7 @@ export function createMiddleOutStrategy(settings?: MiddleOutSettingsInput): Comp
         return {
           type: 'no-op',
           reason: 'no-progress',
-          message: `the result has ${integer.format(tokensAfter)} tokens, not fewer than the ${integer.format(tokensBefore)} of the history`,
+          message: `the result has ${formatCount(tokensAfter)} tokens, not fewer than the ${formatCount(tokensBefore)} of the history`,
           warnings: summary.warnings,
         };
       }
@@ -143,13 +143,13 @@ export function createMiddleOutStrategy(settings?: MiddleOutSettingsInput): Comp
         ...summary.warnings,
         {
           type: 'lossy',
-          message: `summarized the ${middle.length} middle entries (${integer.format(counter.countEntries(middle))} tokens) into ${summary.source === 'fallback' ? 'a mechanical' : 'a'} ${integer.format(summaryTokens)}-token summary; kept the first ${head.length} and the last ${tail.length} entries as they were`,
+          message: `summarized the ${middle.length} middle entries (${formatCount(counter.countEntries(middle))} tokens) into ${summary.source === 'fallback' ? 'a mechanical' : 'a'} ${formatCount(summaryTokens)}-token summary; kept the first ${head.length} and the last ${tail.length} entries as they were`,
         },
       ];
       if (tokensAfter > target) {
         warnings.push({
           type: 'target-not-met',
-          message: `the result has ${integer.format(tokensAfter)} tokens; the target is ${integer.format(target)} (head ${integer.format(counter.countEntries(head))}, tail ${integer.format(counter.countEntries(tail))})`,
+          message: `the result has ${formatCount(tokensAfter)} tokens; the target is ${formatCount(target)} (head ${formatCount(counter.countEntries(head))}, tail ${formatCount(counter.countEntries(tail))})`,
         });
       }
       return {

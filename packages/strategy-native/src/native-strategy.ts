@@ -7,6 +7,7 @@ import {
   type CompressionStrategy,
   type StrategyWarning,
   type Summarizer,
+  formatCount,
 } from '@ctx/core';
 import {
   buildSummaryInstructions,
@@ -25,7 +26,6 @@ import {
 import { nativeSettingsSchema, type NativeSettings, type NativeSettingsInput } from './native-settings.js';
 
 const name = 'native';
-const integer = new Intl.NumberFormat('en-US');
 
 /** What the native strategy takes besides its settings (settings are plain data; a summarizer is not). */
 export interface NativeStrategyOptions {
@@ -137,17 +137,17 @@ export function createNativeStrategy(settings?: NativeSettingsInput, options: Na
         return {
           type: 'no-op',
           reason: 'no-progress',
-          message: `the context would grow: ${integer.format(tokensAfter)} tokens after, ${integer.format(tokensBefore)} before`,
+          message: `the context would grow: ${formatCount(tokensAfter)} tokens after, ${formatCount(tokensBefore)} before`,
           warnings,
         };
       }
       const summaryTokens = counter.countEntry(entry);
       warnings.push({
         type: 'lossy',
-        message: `summarized ${middle.length} entries (${integer.format(counter.countEntries(middle))} tokens) into ${summary.source === 'fallback' ? 'a mechanical' : 'a'} ${integer.format(summaryTokens)}-token summary; kept the first ${head.length} and the last ${tail.length} entries`,
+        message: `summarized ${middle.length} entries (${formatCount(counter.countEntries(middle))} tokens) into ${summary.source === 'fallback' ? 'a mechanical' : 'a'} ${formatCount(summaryTokens)}-token summary; kept the first ${head.length} and the last ${tail.length} entries`,
       });
       if (tokensAfter > target) {
-        warnings.push({ type: 'target-not-met', message: `the result has ${integer.format(tokensAfter)} tokens; the target is ${integer.format(target)}` });
+        warnings.push({ type: 'target-not-met', message: `the result has ${formatCount(tokensAfter)} tokens; the target is ${formatCount(target)}` });
       }
       return {
         type: 'applied',

@@ -6,6 +6,7 @@ import {
   type CompressionResult,
   type CompressionStrategy,
   type StrategyWarning,
+  formatCount,
 } from '@ctx/core';
 import {
   buildSummaryInstructions,
@@ -21,7 +22,6 @@ import {
 import { oneShotSettingsSchema, type OneShotSettings, type OneShotSettingsInput } from './one-shot-settings.js';
 
 const name = 'one-shot';
-const integer = new Intl.NumberFormat('en-US');
 
 /** Half the history target, at most 8,192 tokens (spec 002: the summary takes about half the buffer). */
 function defaultSummaryTokens(context: CompressionContext): number {
@@ -110,7 +110,7 @@ export function createOneShotStrategy(settings?: OneShotSettingsInput): Compress
         return {
           type: 'no-op',
           reason: 'no-progress',
-          message: `the summary and continuation have ${integer.format(tokensAfter)} tokens, not fewer than the ${integer.format(tokensBefore)} of the history`,
+          message: `the summary and continuation have ${formatCount(tokensAfter)} tokens, not fewer than the ${formatCount(tokensBefore)} of the history`,
           warnings: summary.warnings,
         };
       }
@@ -119,13 +119,13 @@ export function createOneShotStrategy(settings?: OneShotSettingsInput): Compress
         ...summary.warnings,
         {
           type: 'lossy',
-          message: `summarized ${summarizedCount === 1 ? '1 entry' : `${summarizedCount} entries`} (${integer.format(counter.countEntries(summarized))} tokens) into ${summary.source === 'fallback' ? 'a mechanical' : 'a'} ${integer.format(summaryTokens)}-token summary; the originals are not in the history any more${context.transcriptPath === undefined ? '' : ` (the transcript at ${context.transcriptPath} has them)`}`,
+          message: `summarized ${summarizedCount === 1 ? '1 entry' : `${summarizedCount} entries`} (${formatCount(counter.countEntries(summarized))} tokens) into ${summary.source === 'fallback' ? 'a mechanical' : 'a'} ${formatCount(summaryTokens)}-token summary; the originals are not in the history any more${context.transcriptPath === undefined ? '' : ` (the transcript at ${context.transcriptPath} has them)`}`,
         },
       ];
       if (tokensAfter > target) {
         warnings.push({
           type: 'target-not-met',
-          message: `the result has ${integer.format(tokensAfter)} tokens; the target is ${integer.format(target)} (the summary and the quoted request)`,
+          message: `the result has ${formatCount(tokensAfter)} tokens; the target is ${formatCount(target)} (the summary and the quoted request)`,
         });
       }
       return {

@@ -12,6 +12,7 @@ import {
   type ReductionEstimate,
   type StrategyWarning,
   type ToolResultCut,
+  formatCount,
 } from '@ctx/core';
 import {
   capOversizedToolResults,
@@ -29,10 +30,8 @@ import {
 import { summarizeDroppedEntries, type DroppedEntriesSummary } from './summarize-dropped-entries.js';
 import { createSummaryEntry, slidingWindowName } from './summary-entry.js';
 
-const integer = new Intl.NumberFormat('en-US');
-
 function entries(count: number): string {
-  return count === 1 ? '1 entry' : `${integer.format(count)} entries`;
+  return count === 1 ? '1 entry' : `${formatCount(count)} entries`;
 }
 
 /** Cuts of the same results in two passes, as one list: each result's size before the first and after the last. */
@@ -56,7 +55,7 @@ function cutResultsOnly(
   if (!shortened.fits) {
     warnings.push({
       type: 'target-not-met',
-      message: `kept ${integer.format(shortened.tokensAfter)} tokens, over the target of ${integer.format(targetTokens)}: no pair-safe split drops an entry, and cutting the tool results was not enough`,
+      message: `kept ${formatCount(shortened.tokensAfter)} tokens, over the target of ${formatCount(targetTokens)}: no pair-safe split drops an entry, and cutting the tool results was not enough`,
     });
   }
   return {
@@ -177,7 +176,7 @@ export function createSlidingWindowStrategy(
     let reason: string;
     let plan: SlidingWindowPlan;
     if (pinned.tokens > targetTokens - summaryReserve) {
-      reason = `it alone takes ${integer.format(pinned.tokens)} tokens, more than the target of ${integer.format(targetTokens)} minus the ${integer.format(summaryReserve)} kept for the summary`;
+      reason = `it alone takes ${formatCount(pinned.tokens)} tokens, more than the target of ${formatCount(targetTokens)} minus the ${formatCount(summaryReserve)} kept for the summary`;
       plan = planWith();
     } else {
       const pinnedPlan = planWith(pinned);
@@ -195,8 +194,8 @@ export function createSlidingWindowStrategy(
         pinnedChosen === undefined
           ? 'no pair-safe split would compact any other entry'
           : plan.fits
-            ? `with its ${integer.format(pinned.tokens)} tokens no pair-safe window fits the target of ${integer.format(targetTokens)}; without them one does`
-            : `no pair-safe window fits the target of ${integer.format(targetTokens)} either way, and it would add ${integer.format(extra)} tokens, more than the ${integer.format(summaryReserve)} kept for the summary`;
+            ? `with its ${formatCount(pinned.tokens)} tokens no pair-safe window fits the target of ${formatCount(targetTokens)}; without them one does`
+            : `no pair-safe window fits the target of ${formatCount(targetTokens)} either way, and it would add ${formatCount(extra)} tokens, more than the ${formatCount(summaryReserve)} kept for the summary`;
     }
     const dropsIt = plan.chosen !== undefined && plan.chosen.split.index > firstUserIndex;
     return {
@@ -245,7 +244,7 @@ export function createSlidingWindowStrategy(
         return {
           type: 'no-op',
           reason: 'too-few-compressible',
-          message: `no split between complete tool call/result pairs drops an entry and keeps the newest one (${entries(history.length)}, ${integer.format(tokensBefore)} tokens, target ${integer.format(targetTokens)})${resolved.cutOversizedToolResults ? ', and no tool result is large enough to cut' : ''}`,
+          message: `no split between complete tool call/result pairs drops an entry and keeps the newest one (${entries(history.length)}, ${formatCount(tokensBefore)} tokens, target ${formatCount(targetTokens)})${resolved.cutOversizedToolResults ? ', and no tool result is large enough to cut' : ''}`,
         };
       }
 
@@ -336,14 +335,14 @@ export function createSlidingWindowStrategy(
         return {
           type: 'no-op',
           reason: 'too-few-compressible',
-          message: `dropping the oldest ${entries(dropped.length)} would not save tokens: their summary takes ${integer.format(summaryTokens)}`,
+          message: `dropping the oldest ${entries(dropped.length)} would not save tokens: their summary takes ${formatCount(summaryTokens)}`,
           warnings,
         };
       }
 
       warnings.unshift({
         type: 'lossy',
-        message: `dropped the oldest ${entries(dropped.length)} (${integer.format(droppedTokens)} tokens) and kept ${pinnedEntry === undefined ? '' : `the first user message (entry ${firstUserIndex ?? 0}) and `}the newest ${entries(kept.length)}; the summary keeps ${summary.origin}${summary.omitted > 0 ? ` (${integer.format(summary.omitted)} left out to fit ${integer.format(summaryCap)} tokens)` : ''}`,
+        message: `dropped the oldest ${entries(dropped.length)} (${formatCount(droppedTokens)} tokens) and kept ${pinnedEntry === undefined ? '' : `the first user message (entry ${firstUserIndex ?? 0}) and `}the newest ${entries(kept.length)}; the summary keeps ${summary.origin}${summary.omitted > 0 ? ` (${formatCount(summary.omitted)} left out to fit ${formatCount(summaryCap)} tokens)` : ''}`,
       });
       if (resultCuts.length > 0) {
         warnings.push({
@@ -364,7 +363,7 @@ export function createSlidingWindowStrategy(
       if (tokensAfter > targetTokens) {
         warnings.push({
           type: 'target-not-met',
-          message: `kept ${integer.format(tokensAfter)} tokens, over the target of ${integer.format(targetTokens)}, after ${plan.attempts.length} attempt${plan.attempts.length === 1 ? '' : 's'}: ${plan.fits ? 'the summary came out longer than planned' : `the newest ${entries(kept.length)} cannot be split further without separating a tool call from its result`}${resultCuts.length > 0 ? ' and cutting their tool results was not enough' : ''}${pinnedEntry === undefined ? '' : ` (the first user message takes ${integer.format(counter.countEntry(pinnedEntry))})`}`,
+          message: `kept ${formatCount(tokensAfter)} tokens, over the target of ${formatCount(targetTokens)}, after ${plan.attempts.length} attempt${plan.attempts.length === 1 ? '' : 's'}: ${plan.fits ? 'the summary came out longer than planned' : `the newest ${entries(kept.length)} cannot be split further without separating a tool call from its result`}${resultCuts.length > 0 ? ' and cutting their tool results was not enough' : ''}${pinnedEntry === undefined ? '' : ` (the first user message takes ${formatCount(counter.countEntry(pinnedEntry))})`}`,
         });
       }
       return {

@@ -1,4 +1,4 @@
-const integer = new Intl.NumberFormat('en-US');
+import { formatCount } from '@ctx/core';
 
 /** What replaces suppressed content (spec 004 FR-TR-002, FR-SM-002 `suppress`). */
 export const SUPPRESSED_CONTENT_MARKER = '⟨ Content suppressed ⟩';
@@ -18,7 +18,7 @@ export const SUMMARIZED_CONTENT_PREFIX = '⟨ Summarized ⟩';
  * ```
  */
 export function truncationMarker(omitted: number, unit: 'lines' | 'characters'): string {
-  return `⟨ ... truncated ${integer.format(omitted)} ${omitted === 1 ? unit.slice(0, -1) : unit} ⟩`;
+  return `⟨ ... truncated ${formatCount(omitted)} ${omitted === 1 ? unit.slice(0, -1) : unit} ⟩`;
 }
 
 const truncatedEnding = /⟨ \.\.\. truncated [\d,]+ (?:lines?|characters?) ⟩$/;

@@ -13,6 +13,7 @@ import {
   type StrategyWarning,
   type Summarizer,
   type ValidationIssue,
+  formatCount,
 } from '@ctx/core';
 import {
   checkCompressionPreconditions,
@@ -37,7 +38,6 @@ import { smartPassesSettingsSchema, type PassConfig, type SmartPassesSettings, t
 import { summarizePieces } from './summarize-pieces.js';
 
 const name = 'smart-passes';
-const integer = new Intl.NumberFormat('en-US');
 const contentTypes: readonly ContentType[] = ['messageText', 'toolParameters', 'toolResults'];
 const preludeOperations = ['deduplicateFileReads', 'consolidateToolResults', 'removeObsoleteState'] as const;
 
@@ -156,9 +156,9 @@ function describeDone(counts: Readonly<Record<string, number>>, batchSummarized:
   }
   const parts = [...totals].map(([label, value]) => {
     const [verb, what] = label.split('|') as [string, string];
-    return `${verb} ${integer.format(value)} ${what}`;
+    return `${verb} ${formatCount(value)} ${what}`;
   });
-  if (batchSummarized > 0) parts.push(`summarized ${integer.format(batchSummarized)} entries into one`);
+  if (batchSummarized > 0) parts.push(`summarized ${formatCount(batchSummarized)} entries into one`);
   return parts.join(', ');
 }
 
@@ -399,7 +399,7 @@ export function createSmartPassesStrategy(
           if (result.summaryFallbacks > 0) {
             add(counts, 'summaryFallbacks', result.summaryFallbacks);
             const reason = context.summarizer === undefined && failure === undefined ? 'no summarizer was given' : `the summarizer failed or did not shorten them${failure === undefined ? '' : ` (${failure})`}`;
-            warnings.push({ type: 'fallback', message: `pass ${pass.id}: truncated ${integer.format(result.summaryFallbacks)} pieces instead of summarizing them: ${reason}` });
+            warnings.push({ type: 'fallback', message: `pass ${pass.id}: truncated ${formatCount(result.summaryFallbacks)} pieces instead of summarizing them: ${reason}` });
           }
         }
         add(counts, `${pass.id}.tokensSaved`, before - counter.countEntries(history));
@@ -421,9 +421,9 @@ export function createSmartPassesStrategy(
       counts['tokensSaved'] = tokensBefore - tokensAfter;
       const batchSummarized = passes.filter((pass) => pass.mode === 'batch').reduce((sum, pass) => sum + (counts[`${pass.id}.summarized`] ?? 0), 0);
       const done = describeDone(counts, batchSummarized);
-      if (done !== '') warnings.push({ type: 'lossy', message: `${done} (${integer.format(tokensBefore - tokensAfter)} tokens in all); the cut content is not retrievable` });
+      if (done !== '') warnings.push({ type: 'lossy', message: `${done} (${formatCount(tokensBefore - tokensAfter)} tokens in all); the cut content is not retrievable` });
       if (tokensAfter > target) {
-        warnings.push({ type: 'target-not-met', message: `kept ${integer.format(tokensAfter)} tokens, over the target of ${integer.format(target)}: the entries the passes leave alone are larger` });
+        warnings.push({ type: 'target-not-met', message: `kept ${formatCount(tokensAfter)} tokens, over the target of ${formatCount(target)}: the entries the passes leave alone are larger` });
       }
       return {
         type: 'applied',

@@ -12,6 +12,7 @@ import {
   type ReductionEstimate,
   type StrategyWarning,
   type ToolResultCut,
+  formatCount,
 } from '@ctx/core';
 import { capOversizedToolResults, checkCompressionPreconditions, whereCutOutputIs } from '@ctx/strategy-utils';
 import { findPinnedHeadEnd } from './find-pinned-head-end.js';
@@ -23,7 +24,6 @@ import {
 } from './top-down-truncation-settings.js';
 
 const name = 'top-down-truncation';
-const integer = new Intl.NumberFormat('en-US');
 
 /**
  * Takes the place of the dropped entries when the kept part would start with an assistant turn (providers such as
@@ -156,7 +156,7 @@ export function createTopDownTruncationStrategy(
         return Promise.resolve({
           type: 'no-op',
           reason: 'too-few-compressible',
-          message: `no safe cut point leaves at least ${resolved.minEntriesKept} entries${headEnd > 0 ? ` after the first user message` : ''} (${history.length} entries, ${integer.format(total)} tokens, target ${integer.format(target)})${resolved.cutOversizedToolResults ? ', and no tool result is large enough to cut' : ''}`,
+          message: `no safe cut point leaves at least ${resolved.minEntriesKept} entries${headEnd > 0 ? ` after the first user message` : ''} (${history.length} entries, ${formatCount(total)} tokens, target ${formatCount(target)})${resolved.cutOversizedToolResults ? ', and no tool result is large enough to cut' : ''}`,
         });
       }
       const droppedTokens = context.tokenCounter.countEntries(history.slice(cutIndex - dropped, cutIndex));
@@ -165,7 +165,7 @@ export function createTopDownTruncationStrategy(
         const what = dropped === 1 ? 'oldest entry' : `${dropped} oldest entries`;
         warnings.push({
           type: 'lossy',
-          message: `dropped the ${what}${pinned > 0 ? ' after the first user message, which is kept' : ''} (${integer.format(droppedTokens)} tokens); they are not retrievable`,
+          message: `dropped the ${what}${pinned > 0 ? ' after the first user message, which is kept' : ''} (${formatCount(droppedTokens)} tokens); they are not retrievable`,
         });
       }
       if (resultCuts.length > 0) {
@@ -178,7 +178,7 @@ export function createTopDownTruncationStrategy(
         const mustKeep = `${pinned > 0 ? `the first ${pinned === 1 ? 'entry' : `${pinned} entries`} (through the first user message) and ` : ''}the newest ${kept.length} entries`;
         warnings.push({
           type: 'target-not-met',
-          message: `kept ${integer.format(tokensAfter)} tokens, over the target of ${integer.format(target)}: ${mustKeep} cannot be split safely${resultCuts.length > 0 ? ' and cutting their tool results was not enough' : ''}`,
+          message: `kept ${formatCount(tokensAfter)} tokens, over the target of ${formatCount(target)}: ${mustKeep} cannot be split safely${resultCuts.length > 0 ? ' and cutting their tool results was not enough' : ''}`,
         });
       }
       return Promise.resolve({

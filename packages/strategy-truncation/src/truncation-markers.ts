@@ -1,4 +1,4 @@
-const integer = new Intl.NumberFormat('en-US');
+import { formatCount } from '@ctx/core';
 
 /** What replaces suppressed content (spec 004 FR-TR-002). */
 export const SUPPRESSED_CONTENT_MARKER = '⟨ Content suppressed ⟩';
@@ -16,7 +16,7 @@ export const SUPPRESSED_CONTENT_MARKER = '⟨ Content suppressed ⟩';
  */
 export function truncationMarker(omitted: number, unit: 'lines' | 'characters'): string {
   const unitName = omitted === 1 ? unit.slice(0, -1) : unit;
-  return `⟨ … ${integer.format(omitted)} more ${unitName} truncated ⟩`;
+  return `⟨ … ${formatCount(omitted)} more ${unitName} truncated ⟩`;
 }
 
 const truncatedEnding = /⟨ … [\d,]+ more (?:lines?|characters?) truncated ⟩$/;

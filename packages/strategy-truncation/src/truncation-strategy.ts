@@ -8,6 +8,7 @@ import {
   type CompressionStrategy,
   type ReductionEstimate,
   type StrategyWarning,
+  formatCount,
 } from '@ctx/core';
 import { checkCompressionPreconditions, whereCutOutputIs } from '@ctx/strategy-utils';
 import type { TruncationCounts } from './plan-truncation.js';
@@ -20,10 +21,9 @@ import {
 } from './truncation-settings.js';
 
 const name = 'truncation';
-const integer = new Intl.NumberFormat('en-US');
 
 function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${integer.format(count)} ${count === 1 ? singular : pluralForm}`;
+  return `${formatCount(count)} ${count === 1 ? singular : pluralForm}`;
 }
 
 /** "shortened 12 tool results, 3 tool calls' parameters; dropped 4 thinking blocks", for the lossy warning. */
@@ -121,7 +121,7 @@ export function createTruncationStrategy(settings?: TruncationSettingsInput): Co
       if (operations !== '') {
         warnings.push({
           type: 'lossy',
-          message: `${operations} in entries ${zones.oldStart}–${(result.stoppedAt ?? zones.oldEnd) - 1} (${integer.format(counts.tokensSaved - result.cutTokensSaved)} tokens); the cut content is not retrievable`,
+          message: `${operations} in entries ${zones.oldStart}–${(result.stoppedAt ?? zones.oldEnd) - 1} (${formatCount(counts.tokensSaved - result.cutTokensSaved)} tokens); the cut content is not retrievable`,
         });
       }
       if (result.resultCuts.length > 0) {
@@ -130,7 +130,7 @@ export function createTruncationStrategy(settings?: TruncationSettingsInput): Co
       if (result.tokensAfter > target) {
         warnings.push({
           type: 'target-not-met',
-          message: `kept ${integer.format(result.tokensAfter)} tokens, over the target of ${integer.format(target)}: the first and the ${plural(resolved.preserveRecentCount, 'newest message')} and the preserved content are larger${result.resultCuts.length > 0 ? ', even with their largest tool results cut' : ''}`,
+          message: `kept ${formatCount(result.tokensAfter)} tokens, over the target of ${formatCount(target)}: the first and the ${plural(resolved.preserveRecentCount, 'newest message')} and the preserved content are larger${result.resultCuts.length > 0 ? ', even with their largest tool results cut' : ''}`,
         });
       }
       return Promise.resolve({

@@ -2,9 +2,8 @@ import {
   getHistoryTokenTarget,
   type CompressionContext,
   type NoOpCompressionResult,
+  formatCount,
 } from '@ctx/core';
-
-const integer = new Intl.NumberFormat('en-US');
 
 /** What `checkCompressionPreconditions` found: a no-op to return at once, or the numbers to compress against. */
 export type CompressionPreconditions =
@@ -47,7 +46,7 @@ export function checkCompressionPreconditions(context: CompressionContext): Comp
       result: {
         type: 'no-op',
         reason: 'already-under-target',
-        message: `the history has ${integer.format(tokensBefore)} tokens; the target is ${integer.format(target)}`,
+        message: `the history has ${formatCount(tokensBefore)} tokens; the target is ${formatCount(target)}`,
       },
     };
   }

@@ -44,7 +44,8 @@ export { extractActiveTodos, type ExtractActiveTodosOptions } from './extract-ac
 // Turns
 export { listAssistantTurns, type AssistantTurn } from './assistant-turns.js';
 export { findSafeCutIndices, isPairSafeCutIndex, isSafeCutIndex } from './safe-cut-indices.js';
-export { findThinkingToolLoopStart, isBlankEntry } from './open-tool-loop.js';
+export { findThinkingToolLoopStart } from './open-tool-loop.js';
+export { isBlankEntry } from './tool-loop-bounds.js';
 
 // User text
 export { findFirstUserMessage, findLatestUserRequest, isHarnessEntry, typedPartOf } from './user-typed-text.js';

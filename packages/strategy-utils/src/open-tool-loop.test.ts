@@ -1,6 +1,6 @@
 import type { HistoryEntry } from '@ctx/core';
 import { describe, expect, it } from 'vitest';
-import { findThinkingToolLoopStart, isBlankEntry } from './open-tool-loop.js';
+import { findThinkingToolLoopStart } from './open-tool-loop.js';
 import { isSafeCutIndex } from './safe-cut-indices.js';
 import { answer, call, calls, human, result } from './test-support/entries.js';
 
@@ -59,15 +59,6 @@ describe('isSafeCutIndex in a loop that opened with thinking (Anthropic tool-loo
     expect(isSafeCutIndex(history, 2)).toBe(false);
     expect(isSafeCutIndex(history, 3)).toBe(false);
     expect(isSafeCutIndex(history, 1)).toBe(true);
-  });
-});
-
-describe('isBlankEntry', () => {
-  it('should call blank an entry of whitespace text only, or no blocks, and nothing else', () => {
-    expect(isBlankEntry(human(' \n'))).toBe(true);
-    expect(isBlankEntry({ speaker: 'human', blocks: [] })).toBe(true);
-    expect(isBlankEntry(human('x'))).toBe(false);
-    expect(isBlankEntry(calls(call('a', 'Read', {})))).toBe(false);
   });
 });
 

@@ -1,13 +1,5 @@
 import type { HistoryEntry } from '@ctx/core';
-
-/**
- * True for an entry a provider request does not carry: no blocks, or only text blocks of whitespace. Provider codecs
- * drop such entries (Anthropic rejects empty content), so the entries around one meet: a blank `human` entry between
- * two tool steps is no turn boundary once encoded.
- */
-export function isBlankEntry(entry: HistoryEntry): boolean {
-  return entry.blocks.every((block) => block.type === 'text' && block.text.trim() === '');
-}
+import { isBlankEntry, lastToolLoopBound } from './tool-loop-bounds.js';
 
 const openLoops = new WeakMap<readonly HistoryEntry[], number | undefined>();
 
@@ -42,16 +34,6 @@ export function findThinkingToolLoopStart(history: readonly HistoryEntry[]): num
   return start;
 }
 
-/** A non-blank human entry, or a tool entry with something beside its results (a reminder the harness appended). */
-function boundsToolLoop(entry: HistoryEntry): boolean {
-  if (isBlankEntry(entry)) return false;
-  if (entry.speaker === 'human') return true;
-  return (
-    entry.speaker === 'tool' &&
-    entry.blocks.some((block) => block.type !== 'tool_response' && !(block.type === 'text' && block.text.trim() === ''))
-  );
-}
-
 function locate(history: readonly HistoryEntry[]): number | undefined {
   // Human entries right after the last tool results (an interruption notice, a prompt typed while tools ran) are
   // encoded into the same user message as those results: the request still ends in the loop.
@@ -64,8 +46,7 @@ function locate(history: readonly HistoryEntry[]): number | undefined {
   while (finalStart > 0 && (history[finalStart - 1]?.speaker === 'tool' || isBlankEntry(history[finalStart - 1] as HistoryEntry))) {
     finalStart--;
   }
-  let user = finalStart - 1;
-  while (user >= 0 && !boundsToolLoop(history[user] as HistoryEntry)) user--;
+  const user = lastToolLoopBound(history, finalStart);
   let opener = user + 1;
   while (opener <= last && (history[opener]?.speaker !== 'ai' || isBlankEntry(history[opener] as HistoryEntry))) opener++;
   for (let index = opener; index <= last; index++) {

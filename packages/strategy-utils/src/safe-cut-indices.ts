@@ -1,5 +1,6 @@
 import type { HistoryEntry } from '@ctx/core';
-import { findThinkingToolLoopStart, isBlankEntry } from './open-tool-loop.js';
+import { findThinkingToolLoopStart } from './open-tool-loop.js';
+import { isBlankEntry } from './tool-loop-bounds.js';
 
 /**
  * Whether cutting the history before `history[index]` (keeping `history[0…index)` on one side and

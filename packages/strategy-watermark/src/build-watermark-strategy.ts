@@ -8,6 +8,7 @@ import {
   type HistoryEntry,
   type ReductionEstimate,
   type StrategyWarning,
+  formatCount,
 } from '@ctx/core';
 import type { WatermarkBoundary } from './find-watermark-boundary.js';
 import { removeToolBlocksBefore, type ToolBlockRemoval } from './remove-tool-blocks-before.js';
@@ -39,10 +40,8 @@ export interface WatermarkStrategyParts {
   readonly resolveWatermark: ResolveWatermark;
 }
 
-const integer = new Intl.NumberFormat('en-US');
-
 function plural(count: number, noun: string, nounPlural = `${noun}s`): string {
-  return `${integer.format(count)} ${count === 1 ? noun : nounPlural}`;
+  return `${formatCount(count)} ${count === 1 ? noun : nounPlural}`;
 }
 
 function isEmptyRemoval(removal: ToolBlockRemoval): boolean {
@@ -118,14 +117,14 @@ export function buildWatermarkStrategy(parts: WatermarkStrategyParts): Compressi
         ...resolution.warnings,
         {
           type: 'lossy',
-          message: `removed ${removed} before the watermark ${resolution.watermark ?? ''} (${integer.format(tokensBefore - tokensAfter)} tokens, ${plural(counts.entriesRemoved, 'emptied entry', 'emptied entries')} dropped); conversation text kept, the removed blocks are not retrievable`,
+          message: `removed ${removed} before the watermark ${resolution.watermark ?? ''} (${formatCount(tokensBefore - tokensAfter)} tokens, ${plural(counts.entriesRemoved, 'emptied entry', 'emptied entries')} dropped); conversation text kept, the removed blocks are not retrievable`,
         },
       ];
       const target = getHistoryTokenTarget(context.budget);
       if (tokensAfter > target) {
         warnings.push({
           type: 'target-not-met',
-          message: `kept ${integer.format(tokensAfter)} tokens, over the target of ${integer.format(target)}: only tool history before the watermark is removed`,
+          message: `kept ${formatCount(tokensAfter)} tokens, over the target of ${formatCount(target)}: only tool history before the watermark is removed`,
         });
       }
       return Promise.resolve({

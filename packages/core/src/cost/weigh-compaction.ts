@@ -1,3 +1,4 @@
+import { formatRoundedCount } from '../text/format-count.js';
 import type { CostModel } from '../strategy/cost-model.js';
 import { unitPricesOf } from './unit-prices.js';
 
@@ -59,7 +60,6 @@ export interface CompactionEconomics {
 }
 
 const usd = (value: number) => `$${Math.abs(value) < 0.01 ? value.toFixed(4) : value.toFixed(2)}`;
-const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 /**
  * Weighs a compaction against the prompt cache it breaks. Providers bill a cached prefix at a fraction of the input
@@ -95,10 +95,10 @@ export function weighCompaction(weighing: CompactionWeighing): CompactionEconomi
   const breakEvenTurns =
     savedTokens === 0 ? Infinity : oneOff <= firstCall ? 1 : savedPerTurn > 0 ? 1 + Math.ceil((oneOff - firstCall) / savedPerTurn) : Infinity;
   const pays = netUsd >= 0;
-  const costs = `${usd(oneOff)} (${integer.format(rewrittenTokens)} tokens written to the cache again${compactionUsd > 0 ? `, ${usd(compactionUsd)} of summarizer calls` : ''})`;
+  const costs = `${usd(oneOff)} (${formatRoundedCount(rewrittenTokens)} tokens written to the cache again${compactionUsd > 0 ? `, ${usd(compactionUsd)} of summarizer calls` : ''})`;
   const message = pays
     ? `pays: saves ${usd(savedUsd)} over ${horizonTurns} calls for ${costs}`
-    : `does not pay: would save ${usd(savedUsd)} over ${horizonTurns} calls (${integer.format(savedTokens)} tokens) but cost ${costs}${Number.isFinite(breakEvenTurns) ? `; it pays after ${breakEvenTurns} calls` : ''}`;
+    : `does not pay: would save ${usd(savedUsd)} over ${horizonTurns} calls (${formatRoundedCount(savedTokens)} tokens) but cost ${costs}${Number.isFinite(breakEvenTurns) ? `; it pays after ${breakEvenTurns} calls` : ''}`;
   return {
     pays,
     netUsd,

@@ -1,3 +1,4 @@
+import { formatCount } from '../text/format-count.js';
 import type { ContentBlock, ToolResponseBlock } from '../history/content-block.js';
 import type { HistoryEntry } from '../history/history-entry.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -161,8 +162,6 @@ function cutAt(
   return { history: next, cuts, tokensAfter: counter.countEntries(next) };
 }
 
-const integer = new Intl.NumberFormat('en-US');
-
 /**
  * One sentence for a `lossy` warning about {@link cutOversizedToolResults}' cuts: how many results, the tokens
  * saved, the first five by tool and call id with their sizes before → after, and where the full output still is.
@@ -178,9 +177,9 @@ const integer = new Intl.NumberFormat('en-US');
 export function describeToolResultCuts(cuts: readonly ToolResultCut[], where: string): string {
   const listed = cuts
     .slice(0, 5)
-    .map((cut) => `${cut.toolName} (${cut.callId}) ${integer.format(cut.tokensBefore)} → ${integer.format(cut.tokensAfter)}`);
-  const more = cuts.length > listed.length ? `, and ${integer.format(cuts.length - listed.length)} more` : '';
+    .map((cut) => `${cut.toolName} (${cut.callId}) ${formatCount(cut.tokensBefore)} → ${formatCount(cut.tokensAfter)}`);
+  const more = cuts.length > listed.length ? `, and ${formatCount(cuts.length - listed.length)} more` : '';
   const saved = cuts.reduce((sum, cut) => sum + cut.tokensBefore - cut.tokensAfter, 0);
-  const what = cuts.length === 1 ? '1 tool result to its beginning and end' : `${integer.format(cuts.length)} tool results to their beginning and end`;
-  return `cut ${what} to fit the context window (${integer.format(saved)} tokens): ${listed.join(', ')}${more}; the cut part is not in the history (${where})`;
+  const what = cuts.length === 1 ? '1 tool result to its beginning and end' : `${formatCount(cuts.length)} tool results to their beginning and end`;
+  return `cut ${what} to fit the context window (${formatCount(saved)} tokens): ${listed.join(', ')}${more}; the cut part is not in the history (${where})`;
 }

@@ -1,6 +1,5 @@
+import { formatCount } from '../text/format-count.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-
-const integer = new Intl.NumberFormat('en-US');
 
 /** What {@link cutTextToTokens} kept of a text. */
 export interface TextCut {
@@ -51,7 +50,7 @@ export function cutTextToTokens(text: string, maxTokens: number, counter: TokenC
   const tokensBefore = counter.countText(text);
   if (tokensBefore <= maxTokens) return { text, tokensBefore, tokensAfter: tokensBefore, linesOmitted: 0 };
   const marker = (omittedTokens: number, omittedLines: number) =>
-    `[… ${integer.format(omittedLines)} line${omittedLines === 1 ? '' : 's'} (${integer.format(omittedTokens)} tokens) of this ${label} were cut by ctx to fit the context window; the beginning and the end are kept …]`;
+    `[… ${formatCount(omittedLines)} line${omittedLines === 1 ? '' : 's'} (${formatCount(omittedTokens)} tokens) of this ${label} were cut by ctx to fit the context window; the beginning and the end are kept …]`;
   const markerTokens = counter.countText(marker(tokensBefore, countLines(text, 0, text.length)));
   let keepTokens = Math.max(0, maxTokens - markerTokens);
   const charactersPerToken = text.length / Math.max(1, tokensBefore);

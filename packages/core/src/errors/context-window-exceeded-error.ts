@@ -1,10 +1,10 @@
+import { formatCount } from '../text/format-count.js';
 import type { TurnReport } from '../orchestration/turn-report.js';
 import { CtxError } from './ctx-error.js';
 
 const name = 'ContextWindowExceededError';
 const marker = `ctx.error.${name}`;
 const symbol = Symbol.for(marker);
-const integer = new Intl.NumberFormat('en-US');
 
 /**
  * Why a request cannot be made to fit:
@@ -49,8 +49,8 @@ export class ContextWindowExceededError extends CtxError {
     const tried = report?.passes.filter((pass) => pass.pass !== 'density').map((pass) => pass.strategy) ?? [];
     const message =
       reason === 'overhead-too-large'
-        ? `The system instructions, tool definitions and pending message alone need ${integer.format(overheadTokens ?? projectedTokens)} tokens but only ${integer.format(availableTokens)} fit the context window: no compression of the history can make the request fit. Shorten the system prompt or tool definitions, send a smaller message, use a model with a larger window, or lower reservedOutputTokens.`
-        : `The request needs ${integer.format(projectedTokens)} tokens but only ${integer.format(availableTokens)} fit the context window${tried.length > 0 ? ` after ${[...new Set(tried)].join(', ')}` : ''}; what is left cannot shrink further with the configured strategies. Add a strategy that drops or summarizes old turns (e.g. sliding-window) as a fallback, use a larger window, or lower reservedOutputTokens.`;
+        ? `The system instructions, tool definitions and pending message alone need ${formatCount(overheadTokens ?? projectedTokens)} tokens but only ${formatCount(availableTokens)} fit the context window: no compression of the history can make the request fit. Shorten the system prompt or tool definitions, send a smaller message, use a model with a larger window, or lower reservedOutputTokens.`
+        : `The request needs ${formatCount(projectedTokens)} tokens but only ${formatCount(availableTokens)} fit the context window${tried.length > 0 ? ` after ${[...new Set(tried)].join(', ')}` : ''}; what is left cannot shrink further with the configured strategies. Add a strategy that drops or summarizes old turns (e.g. sliding-window) as a fallback, use a larger window, or lower reservedOutputTokens.`;
     super({ name, message });
     this.projectedTokens = projectedTokens;
     this.availableTokens = availableTokens;

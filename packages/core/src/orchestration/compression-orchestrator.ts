@@ -1,3 +1,4 @@
+import { formatCount } from '../text/format-count.js';
 import { meterSummarizer, type MeteredSummarizer } from '../cost/meter-summarizer.js';
 import { ContextWindowExceededError } from '../errors/context-window-exceeded-error.js';
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
@@ -211,8 +212,6 @@ export interface CompressionOrchestrator {
   /** Stops listening to the history. */
   dispose(): void;
 }
-
-const integer = new Intl.NumberFormat('en-US');
 
 function invalidOption(path: string, message: string): InvalidSettingsError {
   return new InvalidSettingsError({ issues: [{ path, message }] });
@@ -626,7 +625,7 @@ export function createCompressionOrchestrator(options: CompressionOrchestratorOp
         unreachableReported = key;
         warnings.push({
           type: 'threshold-unreachable',
-          message: `the system instructions, tool definitions and pending message alone take ${integer.format(estimate().overheadTokens + estimate().pendingTokens)} tokens, over the threshold of ${integer.format(start.thresholdTokens)}: compression runs only when the request would not fit the window (${integer.format(start.availableTokens)} tokens)`,
+          message: `the system instructions, tool definitions and pending message alone take ${formatCount(estimate().overheadTokens + estimate().pendingTokens)} tokens, over the threshold of ${formatCount(start.thresholdTokens)}: compression runs only when the request would not fit the window (${formatCount(start.availableTokens)} tokens)`,
         });
       }
     } else {

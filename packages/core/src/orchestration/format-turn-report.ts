@@ -1,6 +1,5 @@
+import { formatRoundedCount } from '../text/format-count.js';
 import type { PassReport, TurnReport } from './turn-report.js';
-
-const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 function percentChange(before: number, after: number): string {
   if (before === 0) return '0%';
@@ -18,7 +17,7 @@ function formatCounts(pass: PassReport): string | undefined {
   const done = Object.entries(counts).filter(
     (entry): entry is [string, number] => typeof entry[1] === 'number' && entry[1] !== 0,
   );
-  return done.length === 0 ? undefined : done.map(([operation, count]) => `${operation} ${integer.format(count)}`).join(', ');
+  return done.length === 0 ? undefined : done.map(([operation, count]) => `${operation} ${formatRoundedCount(count)}`).join(', ');
 }
 
 const passLabels = { density: 'Density', compression: 'Compression', emergency: 'Emergency cut' } as const;
@@ -27,7 +26,7 @@ function formatPass(pass: PassReport): string {
   const label = `${passLabels[pass.pass]} (${pass.strategy})`;
   const timing = formatDuration(pass.durationMs);
   if (pass.outcome === 'applied') {
-    return `${label}: ${integer.format(pass.tokensBefore)} → ${integer.format(pass.tokensAfter)} tokens (${percentChange(pass.tokensBefore, pass.tokensAfter)}), ${pass.entriesBefore} → ${pass.entriesAfter} entries, ${timing}`;
+    return `${label}: ${formatRoundedCount(pass.tokensBefore)} → ${formatRoundedCount(pass.tokensAfter)} tokens (${percentChange(pass.tokensBefore, pass.tokensAfter)}), ${pass.entriesBefore} → ${pass.entriesAfter} entries, ${timing}`;
   }
   const why = pass.outcome === 'failed' ? 'failed' : `no-op (${pass.reason ?? 'unknown'})`;
   return `${label}: ${why}${pass.message === undefined ? '' : ` — ${pass.message}`}, ${timing}`;
@@ -39,10 +38,10 @@ function formatRequest(report: TurnReport): string {
   const { calibration } = request;
   const calibrated =
     calibration.source === 'off'
-      ? `${integer.format(request.estimatedTokens)} counted, not calibrated`
-      : `${integer.format(request.estimatedTokens)} counted × ${calibration.factor.toFixed(2)} ${calibration.source === 'measured' ? 'measured' : calibration.source === 'reset' ? 'measured, reset after a compaction' : 'before any usage was reported'}`;
+      ? `${formatRoundedCount(request.estimatedTokens)} counted, not calibrated`
+      : `${formatRoundedCount(request.estimatedTokens)} counted × ${calibration.factor.toFixed(2)} ${calibration.source === 'measured' ? 'measured' : calibration.source === 'reset' ? 'measured, reset after a compaction' : 'before any usage was reported'}`;
   const path = report.emergency ? '; it did not fit, so the emergency path ran' : '';
-  return `request ${integer.format(request.calibratedTokens)} of ${integer.format(request.availableTokens)} tokens (${calibrated})${path}${request.fits ? '' : ' — DOES NOT FIT'}`;
+  return `request ${formatRoundedCount(request.calibratedTokens)} of ${formatRoundedCount(request.availableTokens)} tokens (${calibrated})${path}${request.fits ? '' : ' — DOES NOT FIT'}`;
 }
 
 /**
@@ -77,7 +76,7 @@ export function formatTurnReport(report: TurnReport): string {
       const input = calls.reduce((sum, call) => sum + call.usage.inputTokens + (call.usage.cacheReadTokens ?? 0) + (call.usage.cacheWriteTokens ?? 0), 0);
       const output = calls.reduce((sum, call) => sum + call.usage.outputTokens, 0);
       const price = pass.summarizerUsd === undefined ? '' : `, $${pass.summarizerUsd.toFixed(4)}`;
-      lines.push(`   summarizer: ${calls.length} call${calls.length === 1 ? '' : 's'}, ${integer.format(input)} tokens in, ${integer.format(output)} out${price}`);
+      lines.push(`   summarizer: ${calls.length} call${calls.length === 1 ? '' : 's'}, ${formatRoundedCount(input)} tokens in, ${formatRoundedCount(output)} out${price}`);
     }
     for (const warning of pass.warnings) lines.push(`   warning (${warning.type}): ${warning.message}`);
   }
@@ -85,7 +84,7 @@ export function formatTurnReport(report: TurnReport): string {
   lines.push(...turnWarnings);
   const total = report.passes.reduce((sum, pass) => sum + pass.durationMs, 0);
   lines.push(
-    ` - Total: ${integer.format(report.tokensBefore)} → ${integer.format(report.tokensAfter)} tokens (${percentChange(report.tokensBefore, report.tokensAfter)}) in ${formatDuration(total)}; ${formatRequest(report)}`,
+    ` - Total: ${formatRoundedCount(report.tokensBefore)} → ${formatRoundedCount(report.tokensAfter)} tokens (${percentChange(report.tokensBefore, report.tokensAfter)}) in ${formatDuration(total)}; ${formatRequest(report)}`,
   );
   return lines.join('\n');
 }

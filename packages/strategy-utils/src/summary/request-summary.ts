@@ -5,6 +5,7 @@ import {
   type StrategyWarning,
   type SummarizerFailureReason,
   type SummarizeResult,
+  formatCount,
 } from '@ctx/core';
 import { buildFallbackSummary } from './fallback-summary.js';
 import { fitSummarizerInput } from './fit-summarizer-input.js';
@@ -54,8 +55,6 @@ export interface SummaryFailureOf<Kind extends 'failed' | 'aborted'> {
   readonly modelCalled: boolean;
 }
 
-const integer = new Intl.NumberFormat('en-US');
-
 function describeFailure(error: unknown): { reason: SummaryFailureReason; message: string } {
   if (SummarizerError.isInstance(error)) return { reason: error.reason, message: error.message };
   const message = error instanceof Error ? error.message : String(error);
@@ -101,7 +100,7 @@ export async function requestSummary(options: SummaryRequestOptions): Promise<Su
     ].filter((part) => part !== '');
     warnings.push({
       type: 'lossy',
-      message: `the summarizer ${summarizer.name} saw ${integer.format(fitted.tokens)} of ${integer.format(replacedTokens)} tokens: to stay within 80% of its ${integer.format(window)}-token window, ctx ${what.join(', ')}`,
+      message: `the summarizer ${summarizer.name} saw ${formatCount(fitted.tokens)} of ${formatCount(replacedTokens)} tokens: to stay within 80% of its ${formatCount(window)}-token window, ctx ${what.join(', ')}`,
     });
   }
 
@@ -120,7 +119,7 @@ export async function requestSummary(options: SummaryRequestOptions): Promise<Su
     } else if (summaryTokens >= replacedTokens) {
       failure = {
         reason: 'inflation',
-        message: `${summarizer.name}'s summary has ${integer.format(summaryTokens)} tokens, not fewer than the ${integer.format(replacedTokens)} it would replace`,
+        message: `${summarizer.name}'s summary has ${formatCount(summaryTokens)} tokens, not fewer than the ${formatCount(replacedTokens)} it would replace`,
       };
     } else {
       return { kind: 'summary', text, source: 'model', ...(result.usage === undefined ? {} : { usage: result.usage }), warnings, modelCalled: true };

@@ -1,3 +1,4 @@
+import { formatCount } from '@ctx/core';
 import type { Todo } from '@ctx/core';
 
 /** Options of {@link buildSummaryInstructions}. */
@@ -12,8 +13,6 @@ export interface SummaryInstructionsOptions {
   /** The longest summary wanted, in tokens; stated in the instructions as a word limit. */
   readonly maxSummaryTokens?: number;
 }
-
-const integer = new Intl.NumberFormat('en-US');
 
 /**
  * The built-in prompt: the five `<state_snapshot>` sections of the seed's compression prompt, plus the four spec 000
@@ -59,7 +58,7 @@ export function buildSummaryInstructions(options: SummaryInstructionsOptions = {
   if (options.activeTodos !== undefined && options.activeTodos.length > 0) parts.push(describeTodos(options.activeTodos));
   if (options.maxSummaryTokens !== undefined) {
     // About three quarters of a word per token in English prose.
-    parts.push(`Keep the summary under ${integer.format(Math.max(50, Math.floor(options.maxSummaryTokens * 0.75)))} words.`);
+    parts.push(`Keep the summary under ${formatCount(Math.max(50, Math.floor(options.maxSummaryTokens * 0.75)))} words.`);
   }
   return parts.join('\n\n');
 }
