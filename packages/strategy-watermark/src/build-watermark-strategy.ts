@@ -11,7 +11,8 @@ import {
   formatCount,
 } from '@ctx/core';
 import type { WatermarkBoundary } from './find-watermark-boundary.js';
-import { removeToolBlocksBefore, type ToolBlockRemoval } from './remove-tool-blocks-before.js';
+import { createCleanPrefix } from './clean-prefix.js';
+import { holdsNothingToRemove, removeToolBlocksBetween, type ToolBlockRemoval } from './remove-tool-blocks-before.js';
 import { watermarkSettingsSchema, type WatermarkSettings } from './watermark-settings.js';
 
 /** Where the watermark is on one pass, as a watermark strategy sees it. */
@@ -56,12 +57,16 @@ function isEmptyRemoval(removal: ToolBlockRemoval): boolean {
 export function buildWatermarkStrategy(parts: WatermarkStrategyParts): CompressionStrategy<WatermarkSettings> {
   const { name, settings, resolveWatermark } = parts;
 
+  const removalOptions = { removeThinking: settings.removeThinking };
+  // Before every model call the entries before the watermark are read for tool blocks; once a removal is applied
+  // they hold none, so only what changed since the last call is read again.
+  const cleanPrefix = createCleanPrefix((entry) => holdsNothingToRemove(entry, removalOptions));
+
   const plan = (history: readonly HistoryEntry[], commit: boolean) => {
     const resolution = resolveWatermark(history, { commit });
-    const removal =
-      resolution.boundary === undefined
-        ? undefined
-        : removeToolBlocksBefore(history, resolution.boundary.boundaryIndex, { removeThinking: settings.removeThinking });
+    if (resolution.boundary === undefined) return { resolution, removal: undefined };
+    const { boundaryIndex } = resolution.boundary;
+    const removal = removeToolBlocksBetween(history, cleanPrefix(history, boundaryIndex), boundaryIndex, removalOptions);
     return { resolution, removal };
   };
 

@@ -27,7 +27,7 @@ export interface ToolBlockRemoval {
   readonly removals: readonly number[];
   /** Index (into the input) → the entry with its tool blocks removed. */
   readonly replacements: ReadonlyMap<number, HistoryEntry>;
-  /** The edited history: entries not edited are the input's own objects. */
+  /** The edited history: entries not edited are the input's own objects (the input itself when nothing is removed). */
   readonly history: readonly HistoryEntry[];
   readonly counts: ToolBlockRemovalCounts;
 }
@@ -60,30 +60,79 @@ export function removeToolBlocksBefore(
   boundaryIndex: number,
   options: RemoveToolBlocksOptions = {},
 ): ToolBlockRemoval {
+  return removeToolBlocksBetween(history, 0, boundaryIndex, options);
+}
+
+/**
+ * Whether an entry holds nothing {@link removeToolBlocksBefore} removes, wherever it sits: a human entry, or one
+ * without tool blocks (and, with `removeThinking`, without thinking).
+ *
+ * @param entry - A history entry.
+ * @param options - The removal's options.
+ * @returns True when the entry is kept as it is.
+ */
+export function holdsNothingToRemove(entry: HistoryEntry, options: RemoveToolBlocksOptions = {}): boolean {
+  if (entry.speaker === 'human') return true;
+  const removeThinking = options.removeThinking ?? false;
+  return !entry.blocks.some(
+    (block) => block.type === 'tool_call' || block.type === 'tool_response' || (removeThinking && block.type === 'thinking'),
+  );
+}
+
+/** The history with the removal applied; the input itself when nothing changed. */
+function applyRemoval(
+  history: readonly HistoryEntry[],
+  removals: readonly number[],
+  replacements: ReadonlyMap<number, HistoryEntry>,
+): readonly HistoryEntry[] {
+  if (removals.length === 0 && replacements.size === 0) return history;
+  const removed = new Set(removals);
+  const edited: HistoryEntry[] = [];
+  // Read through a copy: reading a frozen array (the history model's snapshots) entry by entry takes V8's slow path
+  // (about 10 ns an entry on Node 20–24), copying it does not.
+  [...history].forEach((entry, index) => {
+    if (!removed.has(index)) edited.push(replacements.get(index) ?? entry);
+  });
+  return edited;
+}
+
+/**
+ * {@link removeToolBlocksBefore} for a caller that knows the entries before `from` hold nothing to remove
+ * ({@link holdsNothingToRemove}): they are kept without being read.
+ *
+ * @param history - The history; not modified.
+ * @param from - The first entry read.
+ * @param boundaryIndex - The watermark turn's first entry.
+ * @param options - Whether thinking goes too.
+ * @returns The removal.
+ */
+export function removeToolBlocksBetween(
+  history: readonly HistoryEntry[],
+  from: number,
+  boundaryIndex: number,
+  options: RemoveToolBlocksOptions = {},
+): ToolBlockRemoval {
   const removeThinking = options.removeThinking ?? false;
   // The thinking of the turn still in its tool loop stays even with removeThinking: Anthropic rejects the request
   // when the step that opened that loop lost it (strategy-utils' findThinkingToolLoopStart).
-  const loopStart = findThinkingToolLoopStart(history) ?? history.length;
+  const loopStart = removeThinking ? (findThinkingToolLoopStart(history) ?? history.length) : history.length;
   const removerAt = (index: number) => (block: ContentBlock) =>
     block.type === 'tool_call' ||
     block.type === 'tool_response' ||
     (removeThinking && block.type === 'thinking' && index < loopStart);
   const removals: number[] = [];
   const replacements = new Map<number, HistoryEntry>();
-  const edited: HistoryEntry[] = [];
+  const end = Math.min(Math.max(boundaryIndex, 0), history.length);
+  const start = Math.min(Math.max(from, 0), end);
   let toolCallsRemoved = 0;
   let toolResultsRemoved = 0;
   let thinkingBlocksRemoved = 0;
 
-  const end = Math.min(Math.max(boundaryIndex, 0), history.length);
-  for (let index = 0; index < end; index++) {
+  for (let index = start; index < end; index++) {
     const entry = history[index] as HistoryEntry;
     const isRemoved = removerAt(index);
     // Human entries hold only text and media: nothing to remove, and user text stays verbatim.
-    if (entry.speaker === 'human' || !entry.blocks.some(isRemoved)) {
-      edited.push(entry);
-      continue;
-    }
+    if (entry.speaker === 'human' || !entry.blocks.some(isRemoved)) continue;
     const kept: ContentBlock[] = [];
     for (const block of entry.blocks) {
       if (!isRemoved(block)) kept.push(block);
@@ -94,17 +143,15 @@ export function removeToolBlocksBefore(
     if (hasContent(kept)) {
       const replacement: HistoryEntry = { ...entry, blocks: kept };
       replacements.set(index, replacement);
-      edited.push(replacement);
     } else {
       removals.push(index);
     }
   }
-  for (let index = end; index < history.length; index++) edited.push(history[index] as HistoryEntry);
 
   return {
     removals,
     replacements,
-    history: edited,
+    history: applyRemoval(history, removals, replacements),
     counts: {
       toolCallsRemoved,
       toolResultsRemoved,

@@ -169,4 +169,25 @@ describe('createWatermarkStrategy (properties)', () => {
       { numRuns: 200 },
     );
   });
+
+  it('should answer as a fresh strategy does when reused turn after turn, its results applied, frozen or not', () => {
+    fc.assert(
+      fc.property(sessionArbitrary, fc.boolean(), fc.array(fc.boolean(), { minLength: 60, maxLength: 60 }), (session, removeThinking, coins) => {
+        const reused = createWatermarkStrategy({ removeThinking });
+        let history: HistoryEntry[] = [];
+        session.forEach((entry, index) => {
+          history = [...history, entry];
+          const next = session[index + 1];
+          if (next !== undefined && next.speaker !== 'ai') return;
+          // The history service hands out frozen arrays; a caller of its own may not.
+          const given = coins[index % coins.length] === true ? Object.freeze([...history]) : [...history];
+          const result = reused.optimize?.(given, density);
+          expect(result).toEqual(createWatermarkStrategy({ removeThinking }).optimize?.(given, density));
+          // Applied most of the time, as the orchestrator does; sometimes not (a pass whose result was refused).
+          if (result !== undefined && coins[(index + 7) % coins.length] === true) history = [...applyDensityResultToHistory(history, result)];
+        });
+      }),
+      { numRuns: 200 },
+    );
+  });
 });

@@ -58,12 +58,14 @@ export async function measureOneMoreTurn(
     const turn = source.history.slice(cut, nextTurnStart(source.history, cut + 1));
     const prepare = () => {
       const strategy = createStrategy();
-      const base = source.history.slice(0, cut);
+      // Frozen arrays, as the history service hands its snapshots to strategies (a strategy may keep one by reference
+      // instead of copying it).
+      const base = Object.freeze(source.history.slice(0, cut));
       const result = strategy.optimize?.(base, config);
-      const applied = result === undefined ? base : applyDensityResultToHistory(base, result);
+      const applied = result === undefined ? base : Object.freeze(applyDensityResultToHistory(base, result));
       // The strategy sees its own result once, as the orchestrator's next density pass does.
       strategy.optimize?.(applied, config);
-      return { strategy, grown: [...applied, ...turn] };
+      return { strategy, grown: Object.freeze([...applied, ...turn]) };
     };
     times[size] = await medianTime(runs, prepare, ({ strategy, grown }) => strategy.optimize?.(grown, config));
   }
