@@ -1,5 +1,5 @@
 import { createEmptyDensityResult, type DensityConfig, type DensityResult, type HistoryEntry } from '@ctx/core';
-import { findThinkingToolLoopStart, isSafeCutIndex, type ToolSemanticsRegistry } from '@ctx/strategy-utils';
+import { countSharedPrefix, findThinkingToolLoopStart, isSafeCutIndex, type ToolSemanticsRegistry } from '@ctx/strategy-utils';
 import { DensityFold, trailingTurnStart } from './density-fold.js';
 import { recordedWorkspaceRoot, resolveWorkspaceRoot } from './workspace-root.js';
 
@@ -19,23 +19,9 @@ interface Memo {
   readonly workspaceRoot: string;
   /** Whether `workspaceRoot` was recorded in `entries` (so any history with that prefix infers the same root). */
   readonly rootFromPrefix: boolean;
-  /**
-   * The history whose first `covered` entries the fold has processed: the caller's array when it is frozen (the
-   * history model's snapshots are), else a copy, so a caller changing its array cannot fool the prefix check.
-   */
+  /** The entries the fold has processed (a copy, so a caller changing its array cannot fool the prefix check). */
   readonly entries: readonly HistoryEntry[];
-  readonly covered: number;
   readonly fold: DensityFold;
-}
-
-function samePrefix(history: readonly HistoryEntry[], entries: readonly HistoryEntry[], covered: number): boolean {
-  if (history === entries) return true;
-  // Compared through copies: reading a frozen array (the history model's snapshots) entry by entry takes V8's slow
-  // path (about 10 ns an entry on Node 20–24), copying it does not.
-  const current = [...history];
-  const known = [...entries];
-  for (let index = 0; index < covered; index++) if (current[index] !== known[index]) return false;
-  return true;
 }
 
 /**
@@ -57,9 +43,9 @@ export function createDensityOptimizer(
 
   const resume = (history: readonly HistoryEntry[], settingsKey: string, configuredRoot: string): Memo | undefined => {
     if (memo === undefined || memo.settingsKey !== settingsKey || memo.configuredRoot !== configuredRoot) return undefined;
-    const { covered } = memo;
+    const covered = memo.entries.length;
     if (history.length < covered || trailingTurnStart(history) < covered || !isSafeCutIndex(history, covered)) return undefined;
-    if (!samePrefix(history, memo.entries, covered)) return undefined;
+    if (countSharedPrefix(history, memo.entries) < covered) return undefined;
     // A root recorded only in the new entries would change how the covered ones were classified.
     if (configuredRoot === '/' && !memo.rootFromPrefix && recordedWorkspaceRoot(history.slice(covered)) !== undefined) return undefined;
     return memo;
@@ -75,7 +61,7 @@ export function createDensityOptimizer(
     const limit = findThinkingToolLoopStart(history) ?? history.length;
     const closedUntil = Math.min(trailingTurnStart(history), limit);
     const resumed = resume(history, settingsKey, configuredRoot);
-    const previous = resumed !== undefined && resumed.covered <= closedUntil ? resumed : undefined;
+    const previous = resumed !== undefined && resumed.entries.length <= closedUntil ? resumed : undefined;
     memo = undefined;
 
     let fold: DensityFold;
@@ -95,17 +81,19 @@ export function createDensityOptimizer(
       start = 0;
     } else {
       ({ fold, workspaceRoot, rootFromPrefix } = previous);
-      start = previous.covered;
+      start = previous.entries.length;
     }
 
     fold.process(history, start, closedUntil);
+    // Spread, then cut: `slice` of a frozen array takes V8's slow path (see `countSharedPrefix`).
+    const entries = [...history];
+    entries.length = closedUntil;
     memo = {
       settingsKey,
       configuredRoot,
       workspaceRoot,
       rootFromPrefix,
-      entries: Object.isFrozen(history) ? history : history.slice(0, closedUntil),
-      covered: closedUntil,
+      entries,
       fold,
     };
     fold.journal.open();

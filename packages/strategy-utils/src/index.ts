@@ -46,6 +46,7 @@ export { listAssistantTurns, type AssistantTurn } from './assistant-turns.js';
 export { findSafeCutIndices, isPairSafeCutIndex, isSafeCutIndex } from './safe-cut-indices.js';
 export { findThinkingToolLoopStart } from './open-tool-loop.js';
 export { isBlankEntry } from './tool-loop-bounds.js';
+export { countSharedPrefix } from './shared-prefix.js';
 
 // User text
 export { findFirstUserMessage, findLatestUserRequest, isHarnessEntry, typedPartOf } from './user-typed-text.js';

@@ -1,4 +1,5 @@
 import type { HistoryEntry } from '@ctx/core';
+import { countSharedPrefix } from './shared-prefix.js';
 
 /**
  * True for an entry a provider request does not carry: no blocks, or only text blocks of whitespace. Provider codecs
@@ -60,13 +61,8 @@ export function lastToolLoopBound(history: readonly HistoryEntry[], end: number)
     scans.set(first, scan);
   }
   const { entries, lastBound } = scan;
-  // Compared through a copy: reading a frozen array (the history model's snapshots) entry by entry takes V8's slow
-  // path (about 10 ns an entry on Node 20–24), copying it does not.
-  const current = [...history];
-  let shared = 0;
-  const comparable = Math.min(entries.length, end);
-  while (shared < comparable && entries[shared] === current[shared]) shared++;
-  if (shared < comparable) {
+  const shared = countSharedPrefix(history, entries, end);
+  if (shared < Math.min(entries.length, end)) {
     // The conversation changed here (an entry was cut or rewritten): what was scanned from here on is stale.
     entries.length = shared;
     lastBound.length = shared;
@@ -76,13 +72,13 @@ export function lastToolLoopBound(history: readonly HistoryEntry[], end: number)
   let bound = shared === 0 ? -1 : (lastBound[shared - 1] as number);
   let index = shared;
   for (; index < end; index++) {
-    const entry = current[index] as HistoryEntry;
+    const entry = history[index] as HistoryEntry;
     if (!Object.isFrozen(entry)) break;
     if (boundsToolLoop(entry)) bound = index;
     entries.push(entry);
     lastBound.push(bound);
   }
   // Entries from the first unfrozen one on are read on every call and not remembered.
-  for (; index < end; index++) if (boundsToolLoop(current[index] as HistoryEntry)) bound = index;
+  for (; index < end; index++) if (boundsToolLoop(history[index] as HistoryEntry)) bound = index;
   return bound;
 }

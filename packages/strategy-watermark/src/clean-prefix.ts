@@ -1,4 +1,5 @@
 import type { HistoryEntry } from '@ctx/core';
+import { countSharedPrefix } from '@ctx/strategy-utils';
 
 /**
  * How many leading entries of a history are known to hold nothing a watermark pass removes: `(history, end) → k`,
@@ -21,15 +22,10 @@ export type CleanPrefix = (history: readonly HistoryEntry[], end: number) => num
 export function createCleanPrefix(isClean: (entry: HistoryEntry) => boolean): CleanPrefix {
   const clean: HistoryEntry[] = [];
   return (history, end) => {
-    // Read through a copy: reading a frozen array entry by entry takes V8's slow path (about 10 ns an entry on
-    // Node 20–24), copying it does not.
-    const entries = [...history];
-    let known = 0;
-    const comparable = Math.min(clean.length, end);
-    while (known < comparable && clean[known] === entries[known]) known++;
-    if (known < comparable) clean.length = known;
+    let known = countSharedPrefix(history, clean, end);
+    if (known < Math.min(clean.length, end)) clean.length = known;
     while (known < end && clean.length === known) {
-      const entry = entries[known] as HistoryEntry;
+      const entry = history[known] as HistoryEntry;
       if (!Object.isFrozen(entry) || !isClean(entry)) break;
       clean.push(entry);
       known++;

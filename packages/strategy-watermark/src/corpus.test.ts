@@ -128,4 +128,27 @@ describe.skipIf(!corpusExists)('watermark strategies on the corpus', () => {
     const stateless = await compressWith(session.conversation, ['TodoWrite']);
     expect(stateless.type === 'applied' && stateless.newHistory).toEqual(service.getRawHistory());
   });
+
+  it('should end a Claude Code session replayed turn by turn with one stateless strategy where a single pass ends', async () => {
+    // The same instance before every model call: it remembers the newest checkpoint and the entries with nothing left
+    // to remove, and must answer as a pass over the whole session does.
+    const session = conversations.find((item) => item.name === 'claude-code/vsla/d7d349f9-c243-46e2-9a32-4a0eddfc634b.jsonl');
+    if (session === undefined) throw new Error('corpus session missing');
+    const reused = createWatermarkStrategy({ checkpointToolNames: ['TodoWrite'] });
+    const service = new HistoryService({ tokenCounter });
+    const orchestrator = createCompressionOrchestrator({ history: service, strategies: [reused], contextLimit: 100_000_000 });
+    let applied = 0;
+    for (const entry of session.conversation.history) {
+      if (entry.speaker === 'ai') {
+        const report = await orchestrator.ensureCompressionBeforeSend();
+        if (report.passes.some((pass) => pass.outcome === 'applied')) applied++;
+      }
+      service.add(entry);
+    }
+    await orchestrator.ensureCompressionBeforeSend();
+    orchestrator.dispose();
+    expect(applied).toBeGreaterThan(5);
+    const single = await compressWith(session.conversation, ['TodoWrite']);
+    expect(single.type === 'applied' && single.newHistory).toEqual(service.getRawHistory());
+  });
 });

@@ -1,4 +1,5 @@
 import type { HistoryEntry } from '@ctx/core';
+import { countSharedPrefix } from '@ctx/strategy-utils';
 import { findLatestCheckpointCall, type ToolCallLocation } from './find-checkpoint-call.js';
 
 /** Finds the newest checkpoint call of a history; see {@link createLatestCheckpointFinder}. */
@@ -24,23 +25,15 @@ export type LatestCheckpointFinder = (history: readonly HistoryEntry[]) => ToolC
  */
 export function createLatestCheckpointFinder(toolNames: Iterable<string>): LatestCheckpointFinder {
   const names = [...new Set(toolNames)];
-  /** The history last searched, as the caller passed it (for the same-array check). */
-  let searchedArray: readonly HistoryEntry[] | undefined;
-  /** Its entries, in an array of our own. */
   let searched: readonly HistoryEntry[] = [];
   let latest: ToolCallLocation | undefined;
 
-  const extendsSearched = (entries: readonly HistoryEntry[]): boolean => {
-    if (entries.length < searched.length) return false;
-    for (let index = 0; index < searched.length; index++) if (entries[index] !== searched[index]) return false;
-    return true;
-  };
+  const extendsSearched = (history: readonly HistoryEntry[]): boolean =>
+    history.length >= searched.length && countSharedPrefix(history, searched) === searched.length;
 
   return (history) => {
-    // A frozen array cannot have changed since; any other may have been changed in place, so it is compared.
-    if (history === searchedArray && Object.isFrozen(history)) return latest;
-    // Compared through a copy: reading a frozen array (the history model's snapshots) entry by entry takes V8's slow
-    // path (about 10 ns an entry on Node 20–24), copying it does not. The copy is also what was searched, as it was.
+    // What is searched, as it is now, in a plain array of our own: the caller may change its array later, and a frozen
+    // one is slow to compare against (see `countSharedPrefix`).
     const entries = [...history];
     if (extendsSearched(entries)) {
       const appended = findLatestCheckpointCall(entries.slice(searched.length), { toolNames: names });
@@ -48,7 +41,6 @@ export function createLatestCheckpointFinder(toolNames: Iterable<string>): Lates
     } else {
       latest = findLatestCheckpointCall(entries, { toolNames: names });
     }
-    searchedArray = history;
     searched = entries;
     return latest;
   };

@@ -32,6 +32,11 @@ export interface ToolBlockRemoval {
   readonly counts: ToolBlockRemovalCounts;
 }
 
+/** A tool block, or a thinking block when thinking goes too. */
+function isRemovable(block: ContentBlock, thinkingGoes: boolean): boolean {
+  return block.type === 'tool_call' || block.type === 'tool_response' || (thinkingGoes && block.type === 'thinking');
+}
+
 /** Content a provider would still send: anything but blank text (codecs drop it, and Anthropic rejects it). */
 function hasContent(blocks: readonly ContentBlock[]): boolean {
   return blocks.some((block) => block.type !== 'text' || block.text.trim() !== '');
@@ -72,11 +77,8 @@ export function removeToolBlocksBefore(
  * @returns True when the entry is kept as it is.
  */
 export function holdsNothingToRemove(entry: HistoryEntry, options: RemoveToolBlocksOptions = {}): boolean {
-  if (entry.speaker === 'human') return true;
   const removeThinking = options.removeThinking ?? false;
-  return !entry.blocks.some(
-    (block) => block.type === 'tool_call' || block.type === 'tool_response' || (removeThinking && block.type === 'thinking'),
-  );
+  return entry.speaker === 'human' || !entry.blocks.some((block) => isRemovable(block, removeThinking));
 }
 
 /** The history with the removal applied; the input itself when nothing changed. */
@@ -87,13 +89,7 @@ function applyRemoval(
 ): readonly HistoryEntry[] {
   if (removals.length === 0 && replacements.size === 0) return history;
   const removed = new Set(removals);
-  const edited: HistoryEntry[] = [];
-  // Read through a copy: reading a frozen array (the history model's snapshots) entry by entry takes V8's slow path
-  // (about 10 ns an entry on Node 20–24), copying it does not.
-  [...history].forEach((entry, index) => {
-    if (!removed.has(index)) edited.push(replacements.get(index) ?? entry);
-  });
-  return edited;
+  return history.flatMap((entry, index) => (removed.has(index) ? [] : [replacements.get(index) ?? entry]));
 }
 
 /**
@@ -116,10 +112,7 @@ export function removeToolBlocksBetween(
   // The thinking of the turn still in its tool loop stays even with removeThinking: Anthropic rejects the request
   // when the step that opened that loop lost it (strategy-utils' findThinkingToolLoopStart).
   const loopStart = removeThinking ? (findThinkingToolLoopStart(history) ?? history.length) : history.length;
-  const removerAt = (index: number) => (block: ContentBlock) =>
-    block.type === 'tool_call' ||
-    block.type === 'tool_response' ||
-    (removeThinking && block.type === 'thinking' && index < loopStart);
+  const removerAt = (index: number) => (block: ContentBlock) => isRemovable(block, removeThinking && index < loopStart);
   const removals: number[] = [];
   const replacements = new Map<number, HistoryEntry>();
   const end = Math.min(Math.max(boundaryIndex, 0), history.length);
