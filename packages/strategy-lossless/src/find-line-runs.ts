@@ -1,5 +1,5 @@
-import { isAnchor, isShownVerbatim, type IndexedSource, type LineIndex } from './line-index.js';
-import { parseNumberedLine, type NumberedLine } from './numbered-line.js';
+import { isShownVerbatim, type IndexedSource, type LineIndex } from './line-index.js';
+import type { NumberedLine } from './numbered-line.js';
 
 /** Lines of a string that repeat lines shown earlier: the target lines `start … start + count − 1`. */
 export interface LineRun {
@@ -15,8 +15,10 @@ export interface LineRun {
 
 /** Options of {@link findLineRuns}. */
 export interface FindLineRunsOptions {
-  /** `lines` already split into number prefix and content, when the caller has them (saves parsing twice). */
-  readonly parsed?: readonly NumberedLine[];
+  /** `lines` split into number prefix and content ({@link parseNumberedLine}). */
+  readonly parsed: readonly NumberedLine[];
+  /** Each line's content as an id of `index` ({@link LineIndex.idOf}). */
+  readonly ids: readonly number[];
   readonly index: LineIndex;
   /** Whether a run may repeat earlier lines of the same string. */
   readonly allowSelf: boolean;
@@ -44,22 +46,23 @@ function continuesNumbering(first: NumberedLine, second: NumberedLine): boolean 
  * source shows the lines verbatim wins. Runs never overlap and a self run only points above its own start, at lines
  * that stay visible.
  *
- * Linear in practice: each line looks up at most `maximumCandidates` occurrences, and an accepted run is skipped
- * whole.
+ * Linear in practice: each line looks up at most `maximumCandidates` occurrences, an accepted run is skipped whole,
+ * and lines are compared as ids (a number per distinct content), never character by character.
  *
  * @param lines - The string's lines.
  * @param options - The index of earlier lines and the acceptance rule.
  * @returns The accepted runs, top to bottom.
  * @example
  * ```ts
- * const runs = findLineRuns(text.split('\n'), { index, allowSelf: true, maximumCandidates: 16, accept: (run) => run.characters >= 200 });
+ * const lines = text.split('\n');
+ * const parsed = lines.map(parseNumberedLine);
+ * const ids = parsed.map((line) => index.idOf(line.content));
+ * const runs = findLineRuns(lines, { parsed, ids, index, allowSelf: true, maximumCandidates: 16, accept: (run) => run.characters >= 200 });
  * ```
  */
 export function findLineRuns(lines: readonly string[], options: FindLineRunsOptions): LineRun[] {
-  const { index, allowSelf, maximumCandidates, accept } = options;
+  const { index, allowSelf, maximumCandidates, accept, parsed, ids } = options;
   const count = lines.length;
-  const parsed = options.parsed ?? lines.map(parseNumberedLine);
-  const contents = parsed.map((line) => line.content);
   const weightBefore = new Array<number>(count + 1);
   weightBefore[0] = 0;
   for (let line = 0; line < count; line++) {
@@ -74,62 +77,64 @@ export function findLineRuns(lines: readonly string[], options: FindLineRunsOpti
         : line + 1;
   }
   const visible = new Array<boolean>(count).fill(false);
-  const earlier = new Map<string, number[]>();
+  // Earlier visible anchor lines of this string, by id: the newest line, and for each line the previous one with
+  // the same id (-1 none).
+  const newestEarlier = new Map<number, number>();
+  const olderEarlier = allowSelf ? new Array<number>(count).fill(-1) : [];
   const runs: LineRun[] = [];
 
   let start = 0;
+  let limit = 0;
+  let best: LineRun | undefined;
+  let bestShown = false;
+  const consider = (sourceNumber: number | undefined, from: number, length: number) => {
+    if (length === 0) return;
+    const characters = (weightBefore[start + length] as number) - (weightBefore[start] as number);
+    if (best !== undefined && characters < best.characters) return;
+    // Of equally long runs, the one the model can read at its source without following another marker.
+    const shown = sourceNumber === undefined || isShownVerbatim(index.sources[sourceNumber] as IndexedSource, from, length);
+    if (best !== undefined && characters === best.characters && (bestShown || !shown)) return;
+    best = { start, count: length, sourceNumber, from, characters };
+    bestShown = shown;
+  };
+  const extendFromSource = (sourceNumber: number, from: number) => {
+    const source = (index.sources[sourceNumber] as IndexedSource).ids;
+    let length = 0;
+    while (start + length < limit && from + length < source.length && source[from + length] === ids[start + length]) {
+      length++;
+    }
+    consider(sourceNumber, from, length);
+  };
+
   while (start < count) {
-    const content = contents[start] as string;
-    let best: LineRun | undefined;
-    if (isAnchor(content)) {
-      const limit = numberingEnd[start] as number;
-      let bestShown = false;
-      const consider = (sourceNumber: number | undefined, from: number, length: number) => {
-        if (length === 0) return;
-        const characters = (weightBefore[start + length] as number) - (weightBefore[start] as number);
-        if (best !== undefined && characters < best.characters) return;
-        // Of equally long runs, the one the model can read at its source without following another marker.
-        const shown = sourceNumber === undefined || isShownVerbatim(index.sources[sourceNumber] as IndexedSource, from, length);
-        if (best !== undefined && characters === best.characters && (bestShown || !shown)) return;
-        best = { start, count: length, sourceNumber, from, characters };
-        bestShown = shown;
-      };
-      index.forEachOccurrence(content, maximumCandidates, (sourceNumber, from) => {
-        const source = (index.sources[sourceNumber] as IndexedSource).contents;
-        let length = 0;
-        while (start + length < limit && from + length < source.length && source[from + length] === contents[start + length]) {
-          length++;
-        }
-        consider(sourceNumber, from, length);
-      });
+    const id = ids[start] as number;
+    const anchor = index.isAnchorId(id);
+    best = undefined;
+    if (anchor) {
+      limit = numberingEnd[start] as number;
+      bestShown = false;
+      index.forEachOccurrence(id, maximumCandidates, extendFromSource);
       if (allowSelf) {
-        const positions = earlier.get(content) ?? [];
-        for (let position = positions.length - 1, tried = 0; position >= 0 && tried < maximumCandidates; position--, tried++) {
-          const from = positions[position] as number;
+        for (let from = newestEarlier.get(id) ?? -1, tried = 0; from !== -1 && tried < maximumCandidates; from = olderEarlier[from] as number, tried++) {
           let length = 0;
-          while (
-            start + length < limit &&
-            from + length < start &&
-            visible[from + length] === true &&
-            contents[from + length] === contents[start + length]
-          ) {
+          while (start + length < limit && from + length < start && visible[from + length] === true && ids[from + length] === ids[start + length]) {
             length++;
           }
           consider(undefined, from, length);
         }
       }
     }
-    const chosen: LineRun | undefined = best;
+    // Assigned by `consider`, which the type checker cannot follow.
+    const chosen = best as LineRun | undefined;
     if (chosen !== undefined && accept(chosen)) {
       runs.push(chosen);
       start += chosen.count;
       continue;
     }
     visible[start] = true;
-    if (allowSelf && isAnchor(content)) {
-      const positions = earlier.get(content);
-      if (positions === undefined) earlier.set(content, [start]);
-      else positions.push(start);
+    if (allowSelf && anchor) {
+      olderEarlier[start] = newestEarlier.get(id) ?? -1;
+      newestEarlier.set(id, start);
     }
     start++;
   }

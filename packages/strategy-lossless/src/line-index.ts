@@ -15,11 +15,14 @@ export interface IndexedSource {
    * in order); undefined where the original could not be rebuilt.
    */
   readonly lines: readonly (string | undefined)[];
-  /** Line contents without number prefixes, undefined where unknown. */
-  readonly contents: readonly (string | undefined)[];
+  /** Each line's content (without its number prefix) as a {@link LineIndex.idOf} id, {@link unknownLine} where unknown. */
+  readonly ids: readonly number[];
   /** Which lines the model sees behind a marker rather than verbatim; undefined when none. */
   readonly hidden: readonly boolean[] | undefined;
 }
+
+/** The id of a line whose original is unknown: equal to no line. */
+export const unknownLine = -1;
 
 /**
  * True when the model sees lines `from … from + count − 1` of a source verbatim (no marker in between).
@@ -41,8 +44,6 @@ export function isShownVerbatim(source: Pick<IndexedSource, 'hidden'>, from: num
 
 /** Lines shorter than this (trimmed) never start a reference: a lone brace matches everywhere and means nothing. */
 const minimumAnchorLength = 3;
-// Packs (source, line) into one number so the index holds plain number arrays.
-const linesPerSource = 2 ** 22;
 
 /**
  * True when a line's content is distinctive enough to start a reference.
@@ -63,14 +64,22 @@ export function isAnchor(content: string): boolean {
 /**
  * Every known line of the sources seen so far, by content: where each line occurs. Sources shadowed by a later
  * block with the same call id are skipped, because a reference resolves to the nearest block with its id.
+ *
+ * Line contents are compared as ids ({@link LineIndex.idOf}): one lookup per line read, after which comparing two
+ * lines, finding where a line occurs and whether it is an anchor cost an array read.
  */
 export interface LineIndex {
   readonly sources: readonly IndexedSource[];
+  /** The id of a line content: equal contents, equal ids. */
+  idOf(content: string): number;
+  /** Whether the content with this id may start a run ({@link isAnchor}); false for {@link unknownLine}. */
+  isAnchorId(id: number): boolean;
   /**
-   * Adds a source whose original lines are given in order, with `undefined` where a line is unknown.
+   * Adds a source whose original lines are given in order, with `undefined` where a line is unknown; `ids` are
+   * computed from `lines` when not given.
    * @returns The source number.
    */
-  add(source: Omit<IndexedSource, 'contents'> & { readonly contents?: IndexedSource['contents'] }): number;
+  add(source: Omit<IndexedSource, 'ids'> & { readonly ids?: IndexedSource['ids'] }): number;
   /**
    * Marks every source with this kind and id as shadowed.
    * @returns The sources that were not shadowed before (for {@link LineIndex.unshadow}).
@@ -80,8 +89,11 @@ export interface LineIndex {
   unshadow(sourceNumbers: readonly number[]): void;
   /** Forgets the sources numbered `count` and up, newest first, as if they had never been added. */
   truncate(count: number): void;
-  /** Calls `visit(sourceNumber, line)` for the newest live occurrences of `content`, newest first, at most `limit`. */
-  forEachOccurrence(content: string, limit: number, visit: (sourceNumber: number, line: number) => void): void;
+  /**
+   * Calls `visit(sourceNumber, line)` for the newest live occurrences of the anchor line with this id, newest first,
+   * at most `limit`.
+   */
+  forEachOccurrence(id: number, limit: number, visit: (sourceNumber: number, line: number) => void): void;
 }
 
 /**
@@ -91,35 +103,55 @@ export interface LineIndex {
  * @example
  * ```ts
  * const index = createLineIndex();
- * index.add({ source, entryIndex: 3, blockIndex: 0, call, lines: result.split('\n') });
+ * index.add({ source, entryIndex: 3, blockIndex: 0, call, lines: result.split('\n'), hidden: undefined });
  * ```
  */
 export function createLineIndex(): LineIndex {
   const sources: IndexedSource[] = [];
   const shadowed: boolean[] = [];
   const byId = new Map<string, number[]>();
-  const occurrences = new Map<string, number[]>();
+  // Line ids: one per distinct content, never reused (a rolled-back source leaves its ids behind, unused).
+  const ids = new Map<string, number>();
+  const anchors: boolean[] = [];
+  // Occurrences of anchor lines, one list per id, as linked nodes appended in source order: `newest[id]` is the
+  // last node of the id (-1 none), `older[node]` the one before it.
+  const newest: number[] = [];
+  const older: number[] = [];
+  const nodeSource: number[] = [];
+  const nodeLine: number[] = [];
+
+  const idOf = (content: string): number => {
+    let id = ids.get(content);
+    if (id === undefined) {
+      id = anchors.length;
+      ids.set(content, id);
+      anchors.push(isAnchor(content));
+      newest.push(-1);
+    }
+    return id;
+  };
 
   return {
     sources,
+    idOf,
+    isAnchorId: (id) => id !== unknownLine && anchors[id] === true,
     add(input) {
       const sourceNumber = sources.length;
-      const contents =
-        input.contents ?? input.lines.map((line) => (line === undefined ? undefined : parseNumberedLine(line).content));
-      sources.push({ ...input, contents });
+      const lineIds =
+        input.ids ?? input.lines.map((line) => (line === undefined ? unknownLine : idOf(parseNumberedLine(line).content)));
+      sources.push({ ...input, ids: lineIds });
       shadowed.push(false);
       const idKey = `${input.source.kind}:${input.source.id}`;
       const sameId = byId.get(idKey);
       if (sameId === undefined) byId.set(idKey, [sourceNumber]);
       else sameId.push(sourceNumber);
-      const indexed = Math.min(contents.length, linesPerSource);
-      for (let line = 0; line < indexed; line++) {
-        const content = contents[line];
-        if (content === undefined || !isAnchor(content)) continue;
-        const packed = sourceNumber * linesPerSource + line;
-        const list = occurrences.get(content);
-        if (list === undefined) occurrences.set(content, [packed]);
-        else list.push(packed);
+      for (let line = 0; line < lineIds.length; line++) {
+        const id = lineIds[line] as number;
+        if (id === unknownLine || anchors[id] !== true) continue;
+        older.push(newest[id] as number);
+        newest[id] = nodeSource.length;
+        nodeSource.push(sourceNumber);
+        nodeLine.push(line);
       }
       return sourceNumber;
     },
@@ -142,31 +174,29 @@ export function createLineIndex(): LineIndex {
         const sameId = byId.get(idKey) as number[];
         sameId.pop();
         if (sameId.length === 0) byId.delete(idKey);
-        // Occurrences were appended in source order, so this source's are the last of each list.
-        const indexed = Math.min(source.contents.length, linesPerSource);
-        for (let line = indexed - 1; line >= 0; line--) {
-          const content = source.contents[line];
-          if (content === undefined || !isAnchor(content)) continue;
-          const list = occurrences.get(content) as number[];
-          list.pop();
-          if (list.length === 0) occurrences.delete(content);
-        }
       }
-      if (count < sources.length) {
-        sources.length = count;
-        shadowed.length = count;
+      if (count >= sources.length) return;
+      // Nodes were appended in source order, so the forgotten sources' are the last ones.
+      let node = nodeSource.length - 1;
+      while (node >= 0 && (nodeSource[node] as number) >= count) {
+        const id = (sources[nodeSource[node] as number] as IndexedSource).ids[nodeLine[node] as number] as number;
+        newest[id] = older[node] as number;
+        node--;
       }
+      older.length = node + 1;
+      nodeSource.length = node + 1;
+      nodeLine.length = node + 1;
+      sources.length = count;
+      shadowed.length = count;
     },
-    forEachOccurrence(content, limit, visit) {
-      const list = occurrences.get(content);
-      if (list === undefined) return;
+    forEachOccurrence(id, limit, visit) {
+      if (id === unknownLine) return;
       let visited = 0;
-      for (let position = list.length - 1; position >= 0 && visited < limit; position--) {
-        const packed = list[position] as number;
-        const sourceNumber = Math.floor(packed / linesPerSource);
+      for (let node = newest[id] ?? -1; node !== -1 && visited < limit; node = older[node] as number) {
+        const sourceNumber = nodeSource[node] as number;
         if (shadowed[sourceNumber] === true) continue;
         visited++;
-        visit(sourceNumber, packed - sourceNumber * linesPerSource);
+        visit(sourceNumber, nodeLine[node] as number);
       }
     },
   };

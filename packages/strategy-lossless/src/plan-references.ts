@@ -70,7 +70,8 @@ interface PlanTarget {
 interface PlannedLeaf {
   readonly leaf: TextLeaf;
   readonly lines: readonly string[];
-  readonly contents: readonly string[];
+  /** The lines' contents as ids of the planner's line index. */
+  readonly ids: readonly number[];
   readonly runs: readonly LineRun[];
 }
 
@@ -102,6 +103,13 @@ function findTailStart(lines: readonly string[], count: number): number {
     if (seen === count) return line;
   }
   return 0;
+}
+
+/** Characters of lines `from … to − 1` joined by line breaks (−1 when there are none). */
+function textLength(lines: readonly string[], from: number, to: number): number {
+  let length = -1;
+  for (let line = from; line < to; line++) length += (lines[line] as string).length + 1;
+  return length;
 }
 
 function displayRange(lines: readonly (string | undefined)[], from: number, count: number): MarkerLineRange {
@@ -417,11 +425,14 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
     const leaves = listTextLeaves(value, { scope: isParameters ? 'any' : 'text' }).filter((leaf) => leaf.text.length >= minimum);
     const planned: PlannedLeaf[] = leaves.map((leaf) => {
       const lines = leaf.text.split('\n');
-      // Runs are searched above the kept tail only, so the tail never hides behind a marker.
       const parsed = lines.map(parseNumberedLine);
+      const ids = parsed.map((line) => index.idOf(line.content));
+      // Runs are searched above the kept tail only, so the tail never hides behind a marker.
       const searched = target.keptTailLines === 0 ? lines.length : findTailStart(lines, target.keptTailLines);
-      const runs = findLineRuns(searched === lines.length ? lines : lines.slice(0, searched), {
-        parsed: searched === lines.length ? parsed : parsed.slice(0, searched),
+      const whole = searched === lines.length;
+      const runs = findLineRuns(whole ? lines : lines.slice(0, searched), {
+        parsed: whole ? parsed : parsed.slice(0, searched),
+        ids: whole ? ids : ids.slice(0, searched),
         index,
         allowSelf: true,
         maximumCandidates,
@@ -429,15 +440,18 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
         // candidates. The exact rule (at least twice the marker) is applied once the marker is known.
         accept: (run) => run.characters >= minimum,
       });
-      return { leaf, lines, contents: parsed.map((line) => line.content), runs };
+      return { leaf, lines, ids, runs };
     });
     const rewritable = planned.some((leaf) => leaf.runs.length > 0) && target.rewritable();
 
     let rewritten: JsonValue = value;
     const references: LineReference[] = [];
-    for (const { leaf, lines, contents, runs } of planned) {
-      const output: string[] = [];
+    for (const { leaf, lines, ids, runs } of planned) {
+      // The rewritten text: spans of the original (runs of kept lines, cut out whole) and markers, one per line.
+      const parts: string[] = [];
+      let outputLines = 0;
       let cursor = 0;
+      let offset = 0;
       let copyOf: number | undefined;
       let hidden: boolean[] | undefined;
       if (rewritable) {
@@ -446,9 +460,16 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
           const { marker, reference } = describeRun(run, lines, { entryIndex: target.entryIndex, leaf: leaf.path, isRead, isParameters, named });
           const markerText = formatReferenceMarker(marker);
           if (run.characters < 2 * markerText.length) continue;
-          for (let line = cursor; line < run.start; line++) output.push(lines[line] as string);
-          references.push({ ...reference, at: output.length });
-          output.push(markerText);
+          if (run.start > cursor) {
+            const kept = textLength(lines, cursor, run.start);
+            parts.push(leaf.text.slice(offset, offset + kept));
+            outputLines += run.start - cursor;
+            offset += kept + 1;
+          }
+          references.push({ ...reference, at: outputLines });
+          parts.push(markerText);
+          outputLines++;
+          offset += textLength(lines, run.start, run.start + run.count) + 1;
           hidden ??= new Array<boolean>(lines.length).fill(false);
           hidden.fill(true, run.start, run.start + run.count);
           cursor = run.start + run.count;
@@ -459,8 +480,8 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
         }
       }
       if (cursor > 0) {
-        for (let line = cursor; line < lines.length; line++) output.push(lines[line] as string);
-        const text = output.join('\n');
+        if (cursor < lines.length) parts.push(leaf.text.slice(offset));
+        const text = parts.join('\n');
         counts.charactersSaved += leaf.text.length - text.length;
         rewritten = replaceTextLeaf(rewritten, leaf.path, text);
       }
@@ -474,7 +495,7 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
         // Indexed as they originally were, markers or not: a later copy of the whole output then takes one
         // reference to it instead of one per source its markers name (the chain resolves, and expands, in order).
         lines,
-        contents,
+        ids,
         hidden,
       }, copyOf);
     }
