@@ -72,6 +72,7 @@ export {
   type HistoryServiceOptions,
 } from './history/history-service.js';
 export type { AddedToolPairingProblem } from './history/tool-call-ledger.js';
+export { vouchedSharedPrefix } from './history/snapshot-lineage.js';
 
 // Tokens
 export type { Tokenizer } from './tokens/tokenizer.js';

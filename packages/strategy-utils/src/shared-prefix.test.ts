@@ -1,3 +1,4 @@
+import { HistoryService, type Tokenizer } from '@ctx/core';
 import { describe, expect, it } from 'vitest';
 import { countSharedPrefix } from './shared-prefix.js';
 import { answer, human } from './test-support/entries.js';
@@ -18,5 +19,19 @@ describe('countSharedPrefix', () => {
     expect(countSharedPrefix([first, { ...second }], [first, second])).toBe(1);
     expect(countSharedPrefix([first, second, third], [first, second, third], 2)).toBe(2);
     expect(countSharedPrefix([], [first])).toBe(0);
+  });
+
+  it('should count exactly on two snapshots of one history service, an entry replaced and put back included', async () => {
+    const characters: Tokenizer = { specificationVersion: 'v1', name: 'characters', countTokens: (text) => text.length };
+    const history = new HistoryService({ tokenizer: characters, history: [first, second, third] });
+    const seen = history.getRawHistory();
+    history.add(fourth);
+    expect(countSharedPrefix(history.getRawHistory(), seen)).toBe(3);
+    await history.applyDensityResult({ removals: [], replacements: new Map([[1, human('b, shorter')]]), metadata: {} }, { basis: history.getRawHistory() });
+    expect(countSharedPrefix(history.getRawHistory(), seen)).toBe(1);
+    // The service records entry 1 as changed; the entries are the same objects again, which a comparison finds.
+    await history.replaceHistory(seen);
+    expect(countSharedPrefix(history.getRawHistory(), seen)).toBe(3);
+    expect(countSharedPrefix(history.getRawHistory(), seen, 2)).toBe(2);
   });
 });

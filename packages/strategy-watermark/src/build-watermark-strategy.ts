@@ -12,6 +12,7 @@ import {
 } from '@ctx/core';
 import type { WatermarkBoundary } from './find-watermark-boundary.js';
 import { createCleanPrefix } from './clean-prefix.js';
+import { createHistoryViews, type HistoryView } from './history-view.js';
 import { holdsNothingToRemove, removeToolBlocksBetween, type ToolBlockRemoval } from './remove-tool-blocks-before.js';
 import { watermarkSettingsSchema, type WatermarkSettings } from './watermark-settings.js';
 
@@ -27,11 +28,11 @@ export interface WatermarkResolution {
   readonly warnings: readonly StrategyWarning[];
 }
 
-/** Finds the watermark of a history; `commit: false` for forecasts, which must not move a stateful watermark. */
-export type ResolveWatermark = (
-  history: readonly HistoryEntry[],
-  options: { readonly commit: boolean },
-) => WatermarkResolution;
+/**
+ * Finds the watermark of a history (read from its view: `view.entries`); `commit: false` for forecasts, which must
+ * not move a stateful watermark.
+ */
+export type ResolveWatermark = (view: HistoryView, options: { readonly commit: boolean }) => WatermarkResolution;
 
 /** What distinguishes the stateless and the stateful watermark strategy. */
 export interface WatermarkStrategyParts {
@@ -58,15 +59,19 @@ export function buildWatermarkStrategy(parts: WatermarkStrategyParts): Compressi
   const { name, settings, resolveWatermark } = parts;
 
   const removalOptions = { removeThinking: settings.removeThinking };
+  // Each call copies the history and compares it with the previous call's once; what the pass remembers is checked
+  // against that.
+  const views = createHistoryViews();
   // Before every model call the entries before the watermark are read for tool blocks; once a removal is applied
   // they hold none, so only what changed since the last call is read again.
   const cleanPrefix = createCleanPrefix((entry) => holdsNothingToRemove(entry, removalOptions));
 
   const plan = (history: readonly HistoryEntry[], commit: boolean) => {
-    const resolution = resolveWatermark(history, { commit });
+    const view = views(history);
+    const resolution = resolveWatermark(view, { commit });
     if (resolution.boundary === undefined) return { resolution, removal: undefined };
     const { boundaryIndex } = resolution.boundary;
-    const removal = removeToolBlocksBetween(history, cleanPrefix(history, boundaryIndex), boundaryIndex, removalOptions);
+    const removal = removeToolBlocksBetween(view.entries, cleanPrefix(view, boundaryIndex), boundaryIndex, removalOptions);
     return { resolution, removal };
   };
 

@@ -1,7 +1,8 @@
-import { parseStrategySettings, type CompressionStrategy, type HistoryEntry, type StrategyWarning } from '@ctx/core';
+import { parseStrategySettings, type CompressionStrategy, type StrategyWarning } from '@ctx/core';
 import { buildWatermarkStrategy, type WatermarkResolution } from './build-watermark-strategy.js';
 import { findCheckpointCall, findToolCall } from './find-checkpoint-call.js';
 import { findWatermarkBoundary } from './find-watermark-boundary.js';
+import type { HistoryView } from './history-view.js';
 import {
   watermarkSettingsSchema,
   type WatermarkSettings,
@@ -84,10 +85,7 @@ export function createStatefulWatermarkStrategy(settings?: WatermarkSettingsInpu
   const requested = new Set<string>();
   let lastWarnings: readonly StrategyWarning[] = [];
 
-  const resolveWatermark = (
-    history: readonly HistoryEntry[],
-    options: { readonly commit: boolean },
-  ): WatermarkResolution => {
+  const resolveWatermark = ({ entries: history }: HistoryView, options: { readonly commit: boolean }): WatermarkResolution => {
     const warnings: StrategyWarning[] = [];
     let next = watermark;
     const toolNames = new Set([...resolved.checkpointToolNames, ...requested]);

@@ -44,8 +44,8 @@ export function createWatermarkStrategy(settings?: WatermarkSettingsInput): Comp
     description:
       'Removes tool calls and results before the newest checkpoint tool call; conversation text stays. Stateless.',
     settings: resolved,
-    resolveWatermark: (history) => {
-      const call = findLatest(history);
+    resolveWatermark: (view) => {
+      const call = findLatest(view);
       if (call === undefined) {
         return {
           watermark: undefined,
@@ -59,7 +59,7 @@ export function createWatermarkStrategy(settings?: WatermarkSettingsInput): Comp
       }
       return {
         watermark: call.callId,
-        boundary: { call, boundaryIndex: findTurnStart(history, call.entryIndex) },
+        boundary: { call, boundaryIndex: findTurnStart(view.entries, call.entryIndex) },
         missing: '',
         warnings: [],
       };

@@ -170,7 +170,7 @@ describe('createWatermarkStrategy (properties)', () => {
     );
   });
 
-  it('should answer as a fresh strategy does when reused turn after turn, its results applied, frozen or not', () => {
+  it('should answer as a fresh strategy does when reused turn after turn, its results applied, frozen or not, between calls on other histories', () => {
     fc.assert(
       fc.property(sessionArbitrary, fc.boolean(), fc.array(fc.boolean(), { minLength: 60, maxLength: 60 }), (session, removeThinking, coins) => {
         const reused = createWatermarkStrategy({ removeThinking });
@@ -180,11 +180,17 @@ describe('createWatermarkStrategy (properties)', () => {
           const next = session[index + 1];
           if (next !== undefined && next.speaker !== 'ai') return;
           // The history service hands out frozen arrays; a caller of its own may not.
-          const given = coins[index % coins.length] === true ? Object.freeze([...history]) : [...history];
+          // Sometimes the conversation as it was before any result was applied (a caller that dropped them): entries the
+          // strategy saw cleaned hold their tool blocks again.
+          const current = coins[(index + 11) % coins.length] === true ? session.slice(0, index + 1) : history;
+          const given = coins[index % coins.length] === true ? Object.freeze([...current]) : [...current];
+          // Sometimes asked about another history in between (an earlier state of the conversation, which may hold no
+          // checkpoint yet): what the strategy remembers must not leak from one into the other.
+          if (coins[(index + 3) % coins.length] === true) reused.optimize?.(Object.freeze(history.slice(0, index >> 1)), density);
           const result = reused.optimize?.(given, density);
           expect(result).toEqual(createWatermarkStrategy({ removeThinking }).optimize?.(given, density));
           // Applied most of the time, as the orchestrator does; sometimes not (a pass whose result was refused).
-          if (result !== undefined && coins[(index + 7) % coins.length] === true) history = [...applyDensityResultToHistory(history, result)];
+          if (result !== undefined && coins[(index + 7) % coins.length] === true) history = [...applyDensityResultToHistory(current, result)];
         });
       }),
       { numRuns: 200 },

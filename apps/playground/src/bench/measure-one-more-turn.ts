@@ -1,6 +1,6 @@
-import { createSyntheticHistory } from '@ctx/conformance';
+import { createCharacterTokenizer, createSyntheticHistory } from '@ctx/conformance';
 import {
-  applyDensityResultToHistory,
+  HistoryService,
   densityDefaults,
   parseHistory,
   type CompressionStrategy,
@@ -41,7 +41,8 @@ export function oneMoreTurnHistory(session: { readonly label: string; readonly h
 /**
  * Times `optimize()` after one more turn, at each of {@link oneMoreTurnSizes}: a strategy optimizes the first N
  * entries (cut at a turn boundary), its result is applied, then the next turn (the model's entry and its results) is
- * appended and the same strategy optimizes the grown history — the agent loop's steady state. A new strategy per run.
+ * appended and the same strategy optimizes the grown history — the agent loop's steady state, on a `HistoryService`'s
+ * snapshots as the orchestrator hands them out. A new strategy and history per run.
  *
  * @returns Milliseconds by size, or undefined when the strategy has no `optimize`.
  */
@@ -56,16 +57,18 @@ export async function measureOneMoreTurn(
   for (const size of oneMoreTurnSizes) {
     const cut = nextTurnStart(source.history, size);
     const turn = source.history.slice(cut, nextTurnStart(source.history, cut + 1));
-    const prepare = () => {
+    const prepare = async () => {
       const strategy = createStrategy();
-      // Frozen arrays, as the history service hands its snapshots to strategies (a strategy may keep one by reference
-      // instead of copying it).
-      const base = Object.freeze(source.history.slice(0, cut));
+      // The history service's snapshots, as the orchestrator hands them to strategies: frozen arrays (a strategy may
+      // keep one by reference instead of copying it) whose changes from one to the next are on record.
+      const history = new HistoryService({ tokenizer: createCharacterTokenizer(), history: source.history.slice(0, cut) });
+      const base = history.getRawHistory();
       const result = strategy.optimize?.(base, config);
-      const applied = result === undefined ? base : Object.freeze(applyDensityResultToHistory(base, result));
+      if (result !== undefined) await history.applyDensityResult(result, { basis: base, strategyName: strategy.name });
       // The strategy sees its own result once, as the orchestrator's next density pass does.
-      strategy.optimize?.(applied, config);
-      return { strategy, grown: Object.freeze([...applied, ...turn]) };
+      strategy.optimize?.(history.getRawHistory(), config);
+      history.addAll(turn);
+      return { strategy, grown: history.getRawHistory() };
     };
     times[size] = await medianTime(runs, prepare, ({ strategy, grown }) => strategy.optimize?.(grown, config));
   }

@@ -11,6 +11,7 @@ import type { TextBlock } from './content-block.js';
 import type { Conversation, ToolDefinition } from './conversation.js';
 import type { HistoryEntry } from './history-entry.js';
 import { parseHistory, parseHistoryEntry, parseSystemInstructions, parseToolDefinitions } from './parse-history.js';
+import { createSnapshotLineage, vouchedSharedPrefix } from './snapshot-lineage.js';
 import { ToolCallLedger } from './tool-call-ledger.js';
 
 /** Options of {@link HistoryService.add} and {@link HistoryService.addAll}. */
@@ -125,6 +126,12 @@ export class HistoryService {
 
   private history: HistoryEntry[] = [];
   private snapshot: readonly HistoryEntry[] | undefined;
+  /** Each snapshot handed out, and how much of it the one before held (see `vouchedSharedPrefix`). */
+  private readonly lineage = createSnapshotLineage();
+  /** The last snapshot made; undefined before the first. */
+  private lastSnapshot: readonly HistoryEntry[] | undefined;
+  /** Leading entries of `history` that are the last snapshot's own (the same objects, in place). */
+  private unchangedSinceSnapshot = 0;
   /**
    * True when the history was rewritten (not just appended to) since `getRawHistory()` or `getAll()` last handed
    * its entries out: a density result computed on what they returned would point at the wrong entries.
@@ -219,6 +226,7 @@ export class HistoryService {
   clear(): void {
     if (this.compressing) throw new HistoryLockedError({ operation: 'clear the history' });
     this.history = [];
+    this.unchangedSinceSnapshot = 0;
     this.toolCalls = undefined;
     this.snapshot = undefined;
     this.rewrittenSinceSnapshot = true;
@@ -257,7 +265,13 @@ export class HistoryService {
    * The array is a frozen snapshot: later changes to the history do not show up in it.
    */
   getRawHistory(): readonly HistoryEntry[] {
-    this.snapshot ??= Object.freeze([...this.history]);
+    if (this.snapshot === undefined) {
+      const snapshot = Object.freeze([...this.history]);
+      this.lineage.record(snapshot, this.lastSnapshot === undefined ? 0 : Math.min(this.unchangedSinceSnapshot, this.lastSnapshot.length));
+      this.snapshot = snapshot;
+      this.lastSnapshot = snapshot;
+      this.unchangedSinceSnapshot = snapshot.length;
+    }
     this.rewrittenSinceSnapshot = false;
     return this.snapshot;
   }
@@ -354,7 +368,7 @@ export class HistoryService {
     assertDensityResultObject(result, strategyName);
     if (this.compressing) throw new HistoryLockedError({ operation: 'apply a density result' });
     this.assertCurrent(basis, strategyName);
-    this.history = applyDensityResultToHistory(this.history, result, strategyName);
+    this.rewrite(applyDensityResultToHistory(this.history, result, strategyName));
     this.toolCalls = undefined;
     this.snapshot = undefined;
     this.rewrittenSinceSnapshot = true;
@@ -371,7 +385,7 @@ export class HistoryService {
    * @throws {@link InvalidHistoryError} naming the path that failed.
    */
   async replaceHistory(entries: readonly HistoryEntry[]): Promise<void> {
-    this.history = [...parseHistory(entries)];
+    this.rewrite([...parseHistory(entries)]);
     this.toolCalls = undefined;
     this.snapshot = undefined;
     this.rewrittenSinceSnapshot = true;
@@ -438,12 +452,25 @@ export class HistoryService {
     return () => this.listeners.delete(listener);
   }
 
+  /** Puts a rewritten history in place, keeping count of how much of the last snapshot it still starts with. */
+  private rewrite(entries: HistoryEntry[]): void {
+    const before = this.history;
+    const end = Math.min(this.unchangedSinceSnapshot, entries.length);
+    let unchanged = 0;
+    while (unchanged < end && entries[unchanged] === before[unchanged]) unchanged++;
+    this.history = entries;
+    this.unchangedSinceSnapshot = unchanged;
+  }
+
   /** Throws when `basis` (or, without one, the last raw snapshot handed out) is not a prefix of the history. */
   private assertCurrent(basis: readonly HistoryEntry[] | undefined, strategyName: string | undefined): void {
     if (basis === undefined) {
       if (this.rewrittenSinceSnapshot) throw new StaleDensityResultError({ strategyName, reason: 'rewritten' });
       return;
     }
+    // A snapshot of this history: what changed since is known without reading it (frozen arrays are slow to read).
+    const vouched = this.lastSnapshot === undefined ? undefined : vouchedSharedPrefix(basis, this.lastSnapshot);
+    if (vouched !== undefined && Math.min(vouched, this.unchangedSinceSnapshot) >= basis.length) return;
     const entries = this.history;
     let index = 0;
     if (basis.length <= entries.length) while (index < basis.length && basis[index] === entries[index]) index++;
