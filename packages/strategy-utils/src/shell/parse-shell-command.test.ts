@@ -36,6 +36,29 @@ describe('parseShellCommand', () => {
     ]);
   });
 
+  it('should find a glob character anywhere in a word, and none inside double quotes', () => {
+    const [item] = parseShellCommand(`ls src/lib/a[12].ts notes/draft "report*final?" long-name-with-a-star-at-the-end*`);
+    const command = item?.type === 'pipeline' ? item.commands[0] : undefined;
+    expect(command?.words.map((word) => [word.text, word.glob])).toEqual([
+      ['ls', false],
+      ['src/lib/a[12].ts', true],
+      ['notes/draft', false],
+      ['report*final?', false],
+      ['long-name-with-a-star-at-the-end*', true],
+    ]);
+  });
+
+  it('should keep a long double-quoted script whole, its expansions dynamic', () => {
+    const script = `import os\nprint(os.environ["HOME"])\n`.repeat(50);
+    const [item] = parseShellCommand(`python3 -c "${script.replaceAll('"', '\\"')}" && echo "home: $HOME (\\$ literal)"`);
+    expect(item?.type === 'pipeline' ? item.commands[0]?.words.map((word) => word.text) : undefined).toEqual(['python3', '-c', script]);
+    const [, echo] = parseShellCommand(`python3 -c "x" && echo "home: $HOME (\\$ literal)"`);
+    expect(echo?.type === 'pipeline' ? echo.commands[0]?.words.map((word) => [word.text, word.dynamic]) : undefined).toEqual([
+      ['echo', false],
+      ['home: $HOME ($ literal)', true],
+    ]);
+  });
+
   it('should keep here-document bodies as content, never as commands', () => {
     const items = parseShellCommand("cat > f.ts <<'EOF'\nrm -rf / && echo $HOME\nEOF\nls");
     expect(words(items)).toEqual([[['cat']], [['ls']]]);

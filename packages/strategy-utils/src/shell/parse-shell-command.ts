@@ -77,6 +77,34 @@ function endsWord(character: string | undefined): boolean {
   );
 }
 
+function isGlobCharacter(character: string | undefined): boolean {
+  return character === '*' || character === '?' || character === '[';
+}
+
+/** The first position from `start` holding a double quote, a backslash, `$` or a backtick (the input's length when none does). */
+function findSpecialInDoubleQuotes(source: string, start: number): number {
+  let position = start;
+  while (position < source.length) {
+    const character = source[position];
+    if (character === '"' || character === '\\' || character === '$' || character === '`') return position;
+    position++;
+  }
+  return position;
+}
+
+/** The first position from `start` that ends a word or starts a quote, escape or expansion. */
+function findSpecialOutsideQuotes(source: string, start: number): number {
+  let position = start;
+  while (position < source.length) {
+    const character = source[position];
+    if (endsWord(character) || character === "'" || character === '"' || character === '\\' || character === '$' || character === '`') {
+      return position;
+    }
+    position++;
+  }
+  return position;
+}
+
 /**
  * A small, total parser for the shell commands agents run: it splits a command line into pipelines and simple
  * commands, removes quotes, keeps redirections and here-document bodies apart from the commands, and never throws
@@ -191,10 +219,16 @@ export function parseShellCommand(source: string): ShellItem[] {
             const end = skipBacktick(index + 1);
             parts.push(source.slice(index, end));
             index = end;
-          } else {
-            if (inner === '$' && /[A-Za-z_{@*#?$!0-9-]/.test(source[index + 1] ?? '')) dynamic = true;
+          } else if (inner === '$') {
+            if (/[A-Za-z_{@*#?$!0-9-]/.test(source[index + 1] ?? '')) dynamic = true;
             parts.push(inner);
             index++;
+          } else {
+            // A run of characters that mean nothing inside double quotes, taken whole (a script passed to `-c` can be
+            // kilobytes long).
+            const end = findSpecialInDoubleQuotes(source, index + 1);
+            parts.push(source.slice(index, end));
+            index = end;
           }
         }
         index++;
@@ -240,9 +274,11 @@ export function parseShellCommand(source: string): ShellItem[] {
         parts.push(source.slice(index, end));
         index = end;
       } else {
-        if (character === '*' || character === '?' || character === '[') glob = true;
-        parts.push(character);
-        index++;
+        // A run of plain characters, taken whole.
+        const end = findSpecialOutsideQuotes(source, index + 1);
+        for (let position = index; position < end && !glob; position++) glob = isGlobCharacter(source[position]);
+        parts.push(source.slice(index, end));
+        index = end;
       }
     }
     return { text: parts.join(''), dynamic, glob };
