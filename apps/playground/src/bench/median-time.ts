@@ -13,8 +13,8 @@ const maximumWarmUpRuns = 200;
 const warmUpBudgetMilliseconds = 250;
 
 /**
- * Calls shorter than this are timed in batches: a clock reading around each call of a few microseconds measures the
- * clock and whatever else the machine did in that instant as much as the call (one-more-turn cells of 2 µs moved by
+ * Calls shorter than this are timed as the mean of a batch of calls: the median of a few single calls of a few
+ * microseconds moves with whatever else the machine did in those instants (one-more-turn cells of 2 µs moved by
  * ±20% between runs).
  */
 const batchedBelowMilliseconds = 0.05;
@@ -48,8 +48,8 @@ async function warmUp<Input>(prepare: () => Input | Promise<Input>, run: (input:
 /**
  * Runs `prepare` then times `run` on what it prepared, `runs` times after untimed warm-up runs (five, or more for a
  * call of microseconds), and returns the median in milliseconds. Only `run` is timed, so a measure can start each
- * run from a fresh state (a new strategy, a new counter). A call under 50 µs is timed as a batch of calls (each on
- * its own prepared input, about 1 ms in all) and reported per call.
+ * run from a fresh state (a new strategy, a new counter). A call under 50 µs is timed as the mean of a batch of calls
+ * (each on its own prepared input, about 1 ms of calls in all).
  *
  * @param runs - How many timed runs (at least 1).
  * @param prepare - Builds the input of one run (maybe asynchronously), untimed.
@@ -66,14 +66,18 @@ export async function medianTime<Input>(
   const batch = typical < batchedBelowMilliseconds ? Math.min(maximumBatch, Math.ceil(batchMilliseconds / Math.max(typical, 0.001))) : 1;
   const times: number[] = [];
   for (let index = 0; index < Math.max(1, runs); index++) {
-    const inputs: Input[] = [];
-    for (let prepared = 0; prepared < batch; prepared++) inputs.push(await prepare());
-    const started = performance.now();
-    for (const input of inputs) {
+    let spent = 0;
+    // Each call right after its own preparation, as in an agent loop: preparing a batch first would interleave
+    // conversations, and a strategy that remembers the last conversation it saw (keyed by its first entry, which
+    // every prepared copy shares) would be timed on another one's memory.
+    for (let call = 0; call < batch; call++) {
+      const input = await prepare();
+      const started = performance.now();
       const pending = runOnce(run, input);
       if (pending !== undefined) await pending;
+      spent += performance.now() - started;
     }
-    times.push((performance.now() - started) / batch);
+    times.push(spent / batch);
   }
   return median(times);
 }

@@ -28,11 +28,25 @@ function snapTailStart(text: string, start: number): number {
   return lineBreak >= 0 && lineBreak - start <= Math.max(1, (text.length - start) / 5) ? lineBreak + 1 : start;
 }
 
-function countLines(text: string, start: number, end: number): number {
-  if (end <= start) return 0;
-  let lines = 1;
-  for (let index = text.indexOf('\n', start); index >= 0 && index < end - 1; index = text.indexOf('\n', index + 1)) lines++;
-  return lines;
+/** Line breaks in `text[start … end)`. */
+function countLineBreaks(text: string, start: number, end: number): number {
+  let breaks = 0;
+  for (let index = text.indexOf('\n', start); index >= 0 && index < end; index = text.indexOf('\n', index + 1)) breaks++;
+  return breaks;
+}
+
+/**
+ * Lines of `text[start … end)`, a partial line at either edge counting as one, in time proportional to what lies
+ * outside that range: the line breaks of the whole text are counted once, and a cut keeps only a small head and tail.
+ */
+function createLineCounter(text: string): (start: number, end: number) => number {
+  let allBreaks: number | undefined;
+  return (start, end) => {
+    if (end <= start) return 0;
+    allBreaks ??= countLineBreaks(text, 0, text.length);
+    // The breaks of text[start … end − 1): all of them but those before `start` and from `end − 1` on.
+    return 1 + allBreaks - countLineBreaks(text, 0, start) - countLineBreaks(text, end - 1, text.length);
+  };
 }
 
 /**
@@ -51,7 +65,8 @@ export function cutTextToTokens(text: string, maxTokens: number, counter: TokenC
   if (tokensBefore <= maxTokens) return { text, tokensBefore, tokensAfter: tokensBefore, linesOmitted: 0 };
   const marker = (omittedTokens: number, omittedLines: number) =>
     `[… ${formatCount(omittedLines)} line${omittedLines === 1 ? '' : 's'} (${formatCount(omittedTokens)} tokens) of this ${label} were cut by ctx to fit the context window; the beginning and the end are kept …]`;
-  const markerTokens = counter.countText(marker(tokensBefore, countLines(text, 0, text.length)));
+  const countLines = createLineCounter(text);
+  const markerTokens = counter.countText(marker(tokensBefore, countLines(0, text.length)));
   let keepTokens = Math.max(0, maxTokens - markerTokens);
   const charactersPerToken = text.length / Math.max(1, tokensBefore);
   let best: TextCut | undefined;
@@ -64,7 +79,7 @@ export function cutTextToTokens(text: string, maxTokens: number, counter: TokenC
     const tailStart = safeBoundary(text, snapTailStart(text, Math.max(headEnd, text.length - tailLength)));
     const head = text.slice(0, headEnd);
     const tail = text.slice(tailStart);
-    const omittedLines = countLines(text, headEnd, tailStart);
+    const omittedLines = countLines(headEnd, tailStart);
     const omittedTokens = Math.max(0, tokensBefore - counter.countText(head) - counter.countText(tail));
     const candidate = `${head.endsWith('\n') ? head : `${head}\n`}${marker(omittedTokens, omittedLines)}\n${tail}`;
     const tokensAfter = counter.countText(candidate);
@@ -77,6 +92,6 @@ export function cutTextToTokens(text: string, maxTokens: number, counter: TokenC
   }
   if (best !== undefined) return best;
   // Only the marker fits (or not even that): say what was there.
-  const markerOnly = marker(tokensBefore, countLines(text, 0, text.length));
-  return { text: markerOnly, tokensBefore, tokensAfter: counter.countText(markerOnly), linesOmitted: countLines(text, 0, text.length) };
+  const markerOnly = marker(tokensBefore, countLines(0, text.length));
+  return { text: markerOnly, tokensBefore, tokensAfter: counter.countText(markerOnly), linesOmitted: countLines(0, text.length) };
 }
