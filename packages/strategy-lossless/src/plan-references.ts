@@ -141,19 +141,18 @@ export interface ReferencePlanner {
    * @param entryIndex - Its position in the history.
    * @param inSignedTurn - Whether it belongs to an assistant turn with signed or redacted thinking (its tool calls
    *   are then never rewritten).
+   * @throws Error when `entryIndex` is not the next entry (the number of entries planned so far).
    */
   planEntry(entry: HistoryEntry, entryIndex: number, inSignedTurn: boolean): EntryPlan;
   /** `kind:id` of every block some reference of the entries planned so far points at; grows as entries are planned. */
   readonly referencedSources: ReadonlySet<string>;
-  /** Remembers the state as it is now, for {@link ReferencePlanner.rollback}; the previous checkpoint is forgotten. */
-  checkpoint(): void;
   /**
-   * Puts the state back as it was at the last checkpoint, as if the entries planned since had not been (the next
-   * entry planned is the first of those again).
+   * Puts the state back as it was before the entry at `entryIndex` was planned, as if it and every entry after it had
+   * not been: the next entry planned is `entryIndex`. Costs what undoing those entries costs, not the history.
    *
-   * @throws Error when no checkpoint was taken.
+   * @throws Error when fewer than `entryIndex` entries were planned.
    */
-  rollback(): void;
+  rollbackTo(entryIndex: number): void;
 }
 
 const zeroCounts: LosslessCounts = Object.freeze({
@@ -279,20 +278,20 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
   // The counts of the entry being planned.
   let counts: MutableCounts = { ...zeroCounts };
   const minimum = settings.minReferenceCharacters;
-  // Undo steps of what planning changed since the last checkpoint (sources added aside: the index drops those).
-  let journal: (() => void)[] | undefined;
-  let checkpointSources = 0;
+  // Undo steps of what planning changed (sources added aside: the index drops those), and where the journal and the
+  // index stood before each planned entry: a few steps per tool call, kept for the conversation's life.
+  const journal: (() => void)[] = [];
+  const journalBefore: number[] = [];
+  const sourcesBefore: number[] = [];
   const setUndoably = <Key, Value>(map: Map<Key, Value>, key: Key, value: Value): void => {
-    if (journal !== undefined) {
-      const had = map.has(key);
-      const previous = map.get(key);
-      journal.push(() => (had ? map.set(key, previous as Value) : map.delete(key)));
-    }
+    const had = map.has(key);
+    const previous = map.get(key);
+    journal.push(() => (had ? map.set(key, previous as Value) : map.delete(key)));
     map.set(key, value);
   };
   const shadowUndoably = (kind: 'result' | 'call', id: string): void => {
     const shadowed = index.shadow(kind, id);
-    if (journal !== undefined && shadowed.length > 0) journal.push(() => index.unshadow(shadowed));
+    if (shadowed.length > 0) journal.push(() => index.unshadow(shadowed));
   };
 
   const semantics = (call: ToolCallBlock): ToolCallSemantics => {
@@ -412,7 +411,7 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
     const key = `${reference.source.kind}:${reference.source.id}`;
     if (referencedSources.has(key)) return;
     referencedSources.add(key);
-    journal?.push(() => referencedSources.delete(key));
+    journal.push(() => referencedSources.delete(key));
   };
 
   /**
@@ -561,6 +560,11 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
   };
 
   const planEntry = (entry: HistoryEntry, entryIndex: number, inSignedTurn: boolean): EntryPlan => {
+    if (entryIndex !== journalBefore.length) {
+      throw new Error(`Expected entries planned in order: entry ${journalBefore.length} next, found ${entryIndex}`);
+    }
+    journalBefore.push(journal.length);
+    sourcesBefore.push(index.sources.length);
     if (entry.speaker !== 'ai' && entry.speaker !== 'tool') return { replacement: undefined, counts: zeroCounts };
     counts = { ...zeroCounts };
     let blocks: ContentBlock[] | undefined;
@@ -637,15 +641,17 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
   return {
     planEntry,
     referencedSources,
-    checkpoint() {
-      journal = [];
-      checkpointSources = index.sources.length;
-    },
-    rollback() {
-      if (journal === undefined) throw new Error('Expected a checkpoint before rollback(), found none');
-      for (let step = journal.length - 1; step >= 0; step--) (journal[step] as () => void)();
-      index.truncate(checkpointSources);
-      journal = [];
+    rollbackTo(entryIndex) {
+      if (entryIndex > journalBefore.length) {
+        throw new Error(`Expected an entry planned already (fewer than ${journalBefore.length}), found ${entryIndex}`);
+      }
+      if (entryIndex === journalBefore.length) return;
+      const mark = journalBefore[entryIndex] as number;
+      for (let step = journal.length - 1; step >= mark; step--) (journal[step] as () => void)();
+      journal.length = mark;
+      index.truncate(sourcesBefore[entryIndex] as number);
+      journalBefore.length = entryIndex;
+      sourcesBefore.length = entryIndex;
     },
   };
 }

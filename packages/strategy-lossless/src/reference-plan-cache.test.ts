@@ -76,11 +76,15 @@ const settingsArbitrary = fc.constantFrom<LosslessSettingsInput>(
 );
 
 /**
- * A replay: how many entries each step appends, whether the answer is applied (as the orchestrator does), and
- * whether the step starts again from the original entries (a caller holding the raw history).
+ * A replay: how many entries each step appends, whether the answer is applied (as the orchestrator does), whether
+ * the step starts again from the original entries (a caller holding the raw history), and which earlier entry another
+ * strategy prunes first, if any (its tool results replaced, as high-density does with a stale read).
  */
 const stepsArbitrary = fc.array(
-  fc.record({ take: fc.integer({ min: 1, max: 4 }), apply: fc.boolean(), raw: fc.boolean() }, { requiredKeys: ['take', 'apply'] }),
+  fc.record(
+    { take: fc.integer({ min: 1, max: 4 }), apply: fc.boolean(), raw: fc.boolean(), prune: fc.nat() },
+    { requiredKeys: ['take', 'apply'] },
+  ),
   { minLength: 1, maxLength: 60 },
 );
 
@@ -88,6 +92,18 @@ interface ReplayStep {
   readonly take: number;
   readonly apply: boolean;
   readonly raw?: boolean;
+  readonly prune?: number;
+}
+
+/** `history` with the tool results of the entry at `at` (when it holds any) replaced by a short note. */
+function pruneEntry(history: readonly HistoryEntry[], at: number): readonly HistoryEntry[] {
+  const entry = history[at];
+  if (entry === undefined || !entry.blocks.some((block) => block.type === 'tool_response')) return history;
+  const pruned: HistoryEntry = {
+    ...entry,
+    blocks: entry.blocks.map((block) => (block.type === 'tool_response' ? { ...block, result: '[pruned by another strategy]' } : block)),
+  };
+  return applyDensityResultToHistory(history, { removals: [], replacements: new Map([[at, pruned]]), metadata: {} });
 }
 
 function fullPlan(history: readonly HistoryEntry[], settings: LosslessSettings, workspaceRoot: string): ReferencePlan {
@@ -107,8 +123,9 @@ function replay(
   let running: readonly HistoryEntry[] = [];
   let rewritten = 0;
   for (let step = 0; running.length < original.length; step++) {
-    const { take, apply, raw = false } = steps[step % steps.length] as ReplayStep;
+    const { take, apply, raw = false, prune } = steps[step % steps.length] as ReplayStep;
     running = [...(raw ? original.slice(0, running.length) : running), ...original.slice(running.length, running.length + take)];
+    if (prune !== undefined) running = pruneEntry(running, prune % running.length);
     const answer = plan(running);
     if (step % options.checkEvery === 0 || running.length === original.length) {
       expect(answer, `${options.label ?? 'history'} at ${running.length} entries`).toStrictEqual(
@@ -124,7 +141,7 @@ function replay(
 }
 
 describe('createReferencePlanCache', () => {
-  it('should answer exactly as a full plan at every step of random histories replayed entry by entry, answers applied or not', () => {
+  it('should answer exactly as a full plan at every step of random histories replayed entry by entry, answers applied or not, earlier entries pruned by another strategy', () => {
     let rewritten = 0;
     fc.assert(
       fc.property(historyArbitrary, stepsArbitrary, settingsArbitrary, (history, steps, input) => {
@@ -202,7 +219,7 @@ describe('createReferencePlanCache', () => {
     expect(after).toStrictEqual(fullPlan(history, settings, '/repo'));
   });
 
-  it('should plan again from the start when an earlier entry changed or another workspace root is given', () => {
+  it('should plan again from an earlier entry that changed, and from the start for another workspace root', () => {
     const settings = losslessSettingsSchema.parse({ minReferenceCharacters: 40 });
     const cache = createReferencePlanCache(settings);
     const turn = (result: string): TurnInput => ({

@@ -7,6 +7,7 @@ import {
   addCounts,
   createReferencePlanner,
   findSignedTurnEntries,
+  isSignedEntry,
   type EntryPlan,
   type LosslessCounts,
   type MutableCounts,
@@ -76,10 +77,6 @@ interface PlanState {
   pendingOrdered: boolean;
   /** Whether the trailing assistant turn holds signed thinking so far (when the last entry is `ai`). */
   trailingTurnSigned: boolean;
-  /** The first entry planned since the planner's checkpoint: entries from there on can be planned again cheaply. */
-  checkpoint: number;
-  /** {@link PlanState.trailingTurnSigned} at the checkpoint. */
-  trailingTurnSignedAtCheckpoint: boolean;
   /** The answer for the input exactly as last seen, until an entry is added or its form changes. */
   answer: ReferencePlan | undefined;
 }
@@ -122,6 +119,14 @@ function plansAlike(original: HistoryEntry, replacement: HistoryEntry, workspace
   });
 }
 
+/** Whether the planned entries end in an assistant turn that holds signed or redacted thinking so far. */
+function endsInSignedTurn(entries: readonly PlannedEntry[]): boolean {
+  for (let index = entries.length - 1; index >= 0 && entries[index]?.original.speaker === 'ai'; index--) {
+    if (isSignedEntry((entries[index] as PlannedEntry).original)) return true;
+  }
+  return false;
+}
+
 /**
  * The form `entry` is of a planned entry: `false` the original (or a copy), `true` its replacement (or a copy),
  * undefined neither.
@@ -143,12 +148,12 @@ function formOf(planned: PlannedEntry, entry: HistoryEntry): boolean | undefined
  *
  * A plan is kept per input, never per caller: a history is checked to extend a kept one entry by entry (the same
  * entry objects, or copies equal to them or to the replacements planned for them) before the kept state is used,
- * so conversations sharing a strategy never see each other's state. When the difference lies among the entries the
- * previous call added (a replacement whose rewritten tool call names itself differently, an assistant turn that
- * turned out to be signed after its tool calls were planned), the planner rolls back to before them and plans them
- * again; anything else (an older entry changed or removed: a `compress()` or a lossy strategy ran; another workspace
- * root) is planned again from the start. Plans are kept in a `WeakMap` keyed by the history's first entry, so they
- * go with the conversation.
+ * so conversations sharing a strategy never see each other's state. When an entry differs (another strategy pruned
+ * or rewrote it, a replacement whose rewritten tool call names itself differently, an assistant turn that turned out
+ * to be signed after its tool calls were planned), the planner rolls back to before it — or to the start of a turn
+ * that turned out signed — and plans the entries from there again, at what those entries cost; another workspace
+ * root is planned from the start. Plans are kept in a `WeakMap` keyed by the history's first entry, so they go with
+ * the conversation.
  *
  * @param settings - The strategy's settings.
  * @param options - How many plans to keep.
@@ -171,20 +176,18 @@ export function createReferencePlanCache(settings: LosslessSettings, options: Re
     pending: new Map(),
     pendingOrdered: true,
     trailingTurnSigned: false,
-    checkpoint: 0,
-    trailingTurnSignedAtCheckpoint: false,
     answer: undefined,
   });
 
   /**
    * How `history` extends `state`, if it does: the new forms of planned entries (index → applied), and the entry
    * from which the entries must be planned again (the first one neither planned form fits, or the start of a
-   * trailing turn that turned out signed) when that is past the planner's checkpoint.
+   * trailing turn that turned out signed).
    */
   const matchState = (state: PlanState, history: readonly HistoryEntry[], workspaceRoot: string): Match | undefined => {
     if (state.workspaceRoot !== workspaceRoot || state.entries.length > history.length) return undefined;
     const changes = new Map<number, boolean>();
-    const replanFrom = (index: number): Match | undefined => (index >= state.checkpoint ? { changes, replanFrom: index } : undefined);
+    const replanFrom = (index: number): Match => ({ changes, replanFrom: index });
     for (let index = 0; index < state.entries.length; index++) {
       const planned = state.entries[index] as PlannedEntry;
       const entry = history[index] as HistoryEntry;
@@ -210,16 +213,15 @@ export function createReferencePlanCache(settings: LosslessSettings, options: Re
     return { changes, replanFrom: undefined };
   };
 
-  /** Forgets the entries planned since the planner's checkpoint: the planner rolls back to it. */
-  const rollback = (state: PlanState): void => {
-    state.planner.rollback();
-    state.trailingTurnSigned = state.trailingTurnSignedAtCheckpoint;
-    const from = state.checkpoint;
+  /** Forgets the entries planned from `from` on: the planner rolls back to before it. */
+  const rollback = (state: PlanState, from: number): void => {
+    state.planner.rollbackTo(from);
     state.entries.splice(from).forEach((planned, offset) => {
       if (planned.plan.replacement === undefined || planned.applied) return;
       addCounts(state.counts, planned.plan.counts, -1);
       state.pending.delete(from + offset);
     });
+    state.trailingTurnSigned = endsInSignedTurn(state.entries);
     state.answer = undefined;
   };
 
@@ -243,9 +245,6 @@ export function createReferencePlanCache(settings: LosslessSettings, options: Re
     const from = state.entries.length;
     if (from === history.length) return;
     state.answer = undefined;
-    state.planner.checkpoint();
-    state.checkpoint = from;
-    state.trailingTurnSignedAtCheckpoint = state.trailingTurnSigned;
     const signed = findSignedTurnEntries(history, from);
     for (let index = from; index < history.length; index++) {
       const entry = history[index] as HistoryEntry;
@@ -296,14 +295,15 @@ export function createReferencePlanCache(settings: LosslessSettings, options: Re
         state = candidate;
         break;
       }
-      if (state !== undefined && match?.replanFrom !== undefined) {
-        // Back to the checkpoint, then matched again: the entries after it may still close a turn that turns out
-        // signed, which only a plan from the start can take back.
-        states.splice(states.indexOf(state), 1);
-        rollback(state);
+      // Back to before the first entry that differs, then matched again: the entries before it may still close a
+      // turn that turns out signed, which takes the planner back to that turn's start.
+      while (state !== undefined && match?.replanFrom !== undefined) {
+        rollback(state, match.replanFrom);
         match = matchState(state, history, workspaceRoot);
-        if (match === undefined) state = undefined;
-        else states.unshift(state);
+        if (match === undefined) {
+          states.splice(states.indexOf(state), 1);
+          state = undefined;
+        }
       }
       if (state === undefined || match === undefined) {
         state = createState(workspaceRoot);
