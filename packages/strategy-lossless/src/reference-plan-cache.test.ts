@@ -195,6 +195,25 @@ describe('createReferencePlanCache', () => {
     expect(answer).toStrictEqual(fullPlan(two, settings, '/repo'));
   });
 
+  it('should give a tool call rewrite back when the signed thinking that took it away is gone from the turn', () => {
+    const settings = losslessSettingsSchema.parse({ minReferenceCharacters: 40 });
+    const cache = createReferencePlanCache(settings);
+    const shared = parseHistory([
+      { speaker: 'human', blocks: [{ type: 'text', text: 'Start.' }] },
+      { speaker: 'ai', blocks: [{ type: 'tool_call', id: 'r0', name: 'Read', parameters: { file_path: '/repo/a.py' } }] },
+      { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'r0', toolName: 'Read', result: pool.join('\n') }] },
+      { speaker: 'ai', blocks: [{ type: 'tool_call', id: 'b1', name: 'Bash', parameters: { command: `cat > b.py <<EOF\n${pool.join('\n')}\nEOF` } }] },
+    ]);
+    // The turn turns out signed, and its call is kept as written; then the signed entry is gone (another
+    // conversation sharing the cache, or a strategy that dropped it): the call is rewritten again.
+    const signed = [...shared, ...parseHistory([{ speaker: 'ai', blocks: [{ type: 'thinking', thought: 'Hm.', signature: 'sig' }] }])];
+    const unsigned = [...shared, ...parseHistory([{ speaker: 'human', blocks: [{ type: 'text', text: 'Go on.' }] }])];
+    expect(cache.plan(signed, '/repo').replacements.has(3)).toBe(false);
+    const answer = cache.plan(unsigned, '/repo');
+    expect(answer.replacements.has(3)).toBe(true);
+    expect(answer).toStrictEqual(fullPlan(unsigned, settings, '/repo'));
+  });
+
   it('should give back the same replacement entries on the next turn, so token counts cached by entry still apply', () => {
     const settings = losslessSettingsSchema.parse({ minReferenceCharacters: 40 });
     const cache = createReferencePlanCache(settings);

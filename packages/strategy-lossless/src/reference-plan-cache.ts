@@ -213,8 +213,14 @@ export function createReferencePlanCache(settings: LosslessSettings, options: Re
     return { changes, replanFrom: undefined };
   };
 
-  /** Forgets the entries planned from `from` on: the planner rolls back to before it. */
-  const rollback = (state: PlanState, from: number): void => {
+  /**
+   * Forgets the entries planned from `from` on — from the start of the assistant turn entry `from − 1` belongs to,
+   * when it is one: that turn's entries were planned knowing whether the whole turn, later entries included, holds
+   * signed thinking. The planner rolls back to before them.
+   */
+  const rollback = (state: PlanState, changed: number): void => {
+    let from = changed;
+    while (from > 0 && state.entries[from - 1]?.original.speaker === 'ai') from--;
     state.planner.rollbackTo(from);
     state.entries.splice(from).forEach((planned, offset) => {
       if (planned.plan.replacement === undefined || planned.applied) return;
