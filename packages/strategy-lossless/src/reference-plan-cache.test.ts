@@ -140,6 +140,19 @@ function replay(
   return rewritten;
 }
 
+/**
+ * A read, then an assistant entry whose Bash call repeats the read's lines (rewritten to a reference unless its turn
+ * holds signed thinking), its turn still open: entry 3.
+ */
+function turnWithRewritableCall(): readonly HistoryEntry[] {
+  return parseHistory([
+    { speaker: 'human', blocks: [{ type: 'text', text: 'Start.' }] },
+    { speaker: 'ai', blocks: [{ type: 'tool_call', id: 'r0', name: 'Read', parameters: { file_path: '/repo/a.py' } }] },
+    { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'r0', toolName: 'Read', result: pool.join('\n') }] },
+    { speaker: 'ai', blocks: [{ type: 'tool_call', id: 'b1', name: 'Bash', parameters: { command: `cat > b.py <<EOF\n${pool.join('\n')}\nEOF` } }] },
+  ]);
+}
+
 describe('createReferencePlanCache', () => {
   it('should answer exactly as a full plan at every step of random histories replayed entry by entry, answers applied or not, earlier entries pruned by another strategy', () => {
     let rewritten = 0;
@@ -180,12 +193,7 @@ describe('createReferencePlanCache', () => {
   it('should take back a tool call rewrite when another conversation continues its turn with signed thinking', () => {
     const settings = losslessSettingsSchema.parse({ minReferenceCharacters: 40 });
     const cache = createReferencePlanCache(settings);
-    const shared = parseHistory([
-      { speaker: 'human', blocks: [{ type: 'text', text: 'Start.' }] },
-      { speaker: 'ai', blocks: [{ type: 'tool_call', id: 'r0', name: 'Read', parameters: { file_path: '/repo/a.py' } }] },
-      { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'r0', toolName: 'Read', result: pool.join('\n') }] },
-      { speaker: 'ai', blocks: [{ type: 'tool_call', id: 'b1', name: 'Bash', parameters: { command: `cat > b.py <<EOF\n${pool.join('\n')}\nEOF` } }] },
-    ]);
+    const shared = turnWithRewritableCall();
     const one = [...shared, ...parseHistory([{ speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'b1', toolName: 'Bash', result: 'ok' }] }])];
     const two = [...shared, ...parseHistory([{ speaker: 'ai', blocks: [{ type: 'thinking', thought: 'Hm.', signature: 'sig' }] }])];
     expect(cache.plan(shared, '/repo').replacements.has(3)).toBe(true);
@@ -198,12 +206,7 @@ describe('createReferencePlanCache', () => {
   it('should give a tool call rewrite back when the signed thinking that took it away is gone from the turn', () => {
     const settings = losslessSettingsSchema.parse({ minReferenceCharacters: 40 });
     const cache = createReferencePlanCache(settings);
-    const shared = parseHistory([
-      { speaker: 'human', blocks: [{ type: 'text', text: 'Start.' }] },
-      { speaker: 'ai', blocks: [{ type: 'tool_call', id: 'r0', name: 'Read', parameters: { file_path: '/repo/a.py' } }] },
-      { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'r0', toolName: 'Read', result: pool.join('\n') }] },
-      { speaker: 'ai', blocks: [{ type: 'tool_call', id: 'b1', name: 'Bash', parameters: { command: `cat > b.py <<EOF\n${pool.join('\n')}\nEOF` } }] },
-    ]);
+    const shared = turnWithRewritableCall();
     // The turn turns out signed, and its call is kept as written; then the signed entry is gone (another
     // conversation sharing the cache, or a strategy that dropped it): the call is rewritten again.
     const signed = [...shared, ...parseHistory([{ speaker: 'ai', blocks: [{ type: 'thinking', thought: 'Hm.', signature: 'sig' }] }])];
@@ -272,5 +275,24 @@ describe('createReferencePlanCache', () => {
       );
     }
     expect(rewritten).toBeGreaterThan(100);
+  }, 300_000);
+
+  it.skipIf(!corpusExists)('should answer exactly as a full plan on corpus conversations whose earlier tool results another strategy prunes as they go', () => {
+    const settings = losslessSettingsSchema.parse({});
+    // The largest conversations (up to 400 entries), where a plan from the start costs most: every fourth turn prunes
+    // an earlier entry's results (a different one each time), as high-density does in the `balanced` preset.
+    const conversations = loadCorpusConversations()
+      .filter((item) => item.conversation.history.length <= 400)
+      .sort((a, b) => b.conversation.history.length - a.conversation.history.length)
+      .slice(0, 6);
+    const steps: ReplayStep[] = [{ take: 1, apply: true }, { take: 1, apply: true }, { take: 1, apply: false }, { take: 1, apply: true, prune: 7919 }];
+    let rewritten = 0;
+    for (const { name, conversation } of conversations) {
+      const history = parseHistory(conversation.history);
+      const workspaceRoot = inferWorkspaceRoot(history);
+      const cache = createReferencePlanCache(settings);
+      rewritten += replay(history, steps, { settings, workspaceRoot, checkEvery: 10, label: name }, (running) => cache.plan(running, workspaceRoot));
+    }
+    expect(rewritten).toBeGreaterThan(10);
   }, 300_000);
 });

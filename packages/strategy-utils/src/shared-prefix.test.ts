@@ -1,4 +1,5 @@
 import { HistoryService, type Tokenizer } from '@ctx/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countSharedPrefix } from './shared-prefix.js';
 import { answer, human } from './test-support/entries.js';
@@ -33,5 +34,22 @@ describe('countSharedPrefix', () => {
     await history.replaceHistory(seen);
     expect(countSharedPrefix(history.getRawHistory(), seen)).toBe(3);
     expect(countSharedPrefix(history.getRawHistory(), seen, 2)).toBe(2);
+  });
+
+  it('should count what a comparison one entry at a time counts, at any length and where the first difference falls', () => {
+    const pool = [first, second, third, fourth];
+    const entries = fc.array(fc.constantFrom(...pool), { maxLength: 40 });
+    fc.assert(
+      fc.property(entries, fc.nat(40), entries, fc.boolean(), fc.boolean(), fc.option(fc.nat(45), { nil: undefined }), (history, cut, tail, freezeHistory, freezeKnown, limit) => {
+        // What was seen: a prefix of this history (often long), then anything.
+        const known = [...history.slice(0, cut), ...tail];
+        let expected = 0;
+        while (expected < Math.min(history.length, known.length, limit ?? Infinity) && history[expected] === known[expected]) expected++;
+        const given = freezeHistory ? Object.freeze([...history]) : history;
+        const seen = freezeKnown ? Object.freeze([...known]) : known;
+        expect(countSharedPrefix(given, seen, limit)).toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -5,6 +5,7 @@ import {
   createCompressionBudget,
   createTokenCounter,
   findNewToolPairingProblems,
+  type CompressionStrategy,
   type Conversation,
   type HistoryEntry,
 } from '@ctx/core';
@@ -26,6 +27,26 @@ const toolNamesOf = (history: readonly HistoryEntry[]) =>
 
 const nonBlankTexts = (history: readonly HistoryEntry[]) =>
   history.flatMap((entry) => entry.blocks.flatMap((block) => (block.type === 'text' && block.text.trim() !== '' ? [block.text] : [])));
+
+/**
+ * Replays a session through a history service and the orchestrator, a pass before every model call (no window is
+ * reached: only the continuous pass runs). Returns how many passes applied something, and the service.
+ */
+async function replayTurnByTurn(strategy: CompressionStrategy, history: readonly HistoryEntry[]) {
+  const service = new HistoryService({ tokenCounter });
+  const orchestrator = createCompressionOrchestrator({ history: service, strategies: [strategy], contextLimit: 100_000_000 });
+  let applied = 0;
+  for (const entry of history) {
+    if (entry.speaker === 'ai') {
+      const report = await orchestrator.ensureCompressionBeforeSend();
+      if (report.passes.some((pass) => pass.outcome === 'applied')) applied++;
+    }
+    service.add(entry);
+  }
+  await orchestrator.ensureCompressionBeforeSend();
+  orchestrator.dispose();
+  return { applied, service };
+}
 
 async function compressWith(conversation: Conversation, checkpointToolNames: readonly string[]) {
   const { history } = conversation;
@@ -110,18 +131,7 @@ describe.skipIf(!corpusExists)('watermark strategies on the corpus', () => {
     if (session === undefined) throw new Error('corpus session missing');
     const { history } = session.conversation;
     const stateful = createStatefulWatermarkStrategy({ checkpointToolNames: ['TodoWrite'] });
-    const service = new HistoryService({ tokenCounter });
-    const orchestrator = createCompressionOrchestrator({ history: service, strategies: [stateful], contextLimit: 100_000_000 });
-    let applied = 0;
-    for (const entry of history) {
-      if (entry.speaker === 'ai') {
-        const report = await orchestrator.ensureCompressionBeforeSend();
-        if (report.passes.some((pass) => pass.outcome === 'applied')) applied++;
-      }
-      service.add(entry);
-    }
-    await orchestrator.ensureCompressionBeforeSend();
-    orchestrator.dispose();
+    const { applied, service } = await replayTurnByTurn(stateful, history);
     // 15 TodoWrite calls; the watermark followed each one.
     expect(applied).toBeGreaterThan(5);
     expect(stateful.getWatermark()).toBe(findLatestCheckpointCall(history, { toolNames: ['TodoWrite'] })?.callId);
@@ -135,18 +145,7 @@ describe.skipIf(!corpusExists)('watermark strategies on the corpus', () => {
     const session = conversations.find((item) => item.name === 'claude-code/vsla/d7d349f9-c243-46e2-9a32-4a0eddfc634b.jsonl');
     if (session === undefined) throw new Error('corpus session missing');
     const reused = createWatermarkStrategy({ checkpointToolNames: ['TodoWrite'] });
-    const service = new HistoryService({ tokenCounter });
-    const orchestrator = createCompressionOrchestrator({ history: service, strategies: [reused], contextLimit: 100_000_000 });
-    let applied = 0;
-    for (const entry of session.conversation.history) {
-      if (entry.speaker === 'ai') {
-        const report = await orchestrator.ensureCompressionBeforeSend();
-        if (report.passes.some((pass) => pass.outcome === 'applied')) applied++;
-      }
-      service.add(entry);
-    }
-    await orchestrator.ensureCompressionBeforeSend();
-    orchestrator.dispose();
+    const { applied, service } = await replayTurnByTurn(reused, session.conversation.history);
     expect(applied).toBeGreaterThan(5);
     const single = await compressWith(session.conversation, ['TodoWrite']);
     expect(single.type === 'applied' && single.newHistory).toEqual(service.getRawHistory());
