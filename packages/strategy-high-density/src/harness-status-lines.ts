@@ -13,8 +13,30 @@ export interface HarnessStatus {
   readonly lines: string;
 }
 
+const openFilePrefix = 'Open file: ';
+const directoryPrefix = 'Current directory: ';
 const openFileLine = /\(Open file: ([^)\n]*)\)/g;
 const directoryLine = /\(Current directory: ([^)\n]*)\)/g;
+const capitalO = 79;
+const noStatus: HarnessStatus = Object.freeze({ openFile: undefined, directory: undefined, lines: '' });
+const capitalC = 67;
+
+/**
+ * Which of the two status line openings a text contains, found in one pass over its `(` characters (searching for
+ * each opening whole takes two passes, each slower on texts with characters beyond Latin-1).
+ */
+function statusOpenings(text: string): { readonly openFile: boolean; readonly directory: boolean } {
+  let openFile = false;
+  let directory = false;
+  let at = text.indexOf('(');
+  while (at !== -1 && !(openFile && directory)) {
+    const next = text.charCodeAt(at + 1);
+    if (next === capitalO) openFile ||= text.startsWith(openFilePrefix, at + 1);
+    else if (next === capitalC) directory ||= text.startsWith(directoryPrefix, at + 1);
+    at = text.indexOf('(', at + 1);
+  }
+  return { openFile, directory };
+}
 
 function lastMatch(text: string, pattern: RegExp): string | undefined {
   let last: string | undefined;
@@ -29,9 +51,8 @@ function lastMatch(text: string, pattern: RegExp): string | undefined {
  * @returns What the lines say.
  */
 export function readHarnessStatus(text: string): HarnessStatus {
-  const hasOpenFile = text.includes('(Open file: ');
-  const hasDirectory = text.includes('(Current directory: ');
-  if (!hasOpenFile && !hasDirectory) return { openFile: undefined, directory: undefined, lines: '' };
+  const { openFile: hasOpenFile, directory: hasDirectory } = statusOpenings(text);
+  if (!hasOpenFile && !hasDirectory) return noStatus;
   const openFile = hasOpenFile ? lastMatch(text, openFileLine) : undefined;
   const rawDirectory = hasDirectory ? lastMatch(text, directoryLine) : undefined;
   const lines: string[] = [];

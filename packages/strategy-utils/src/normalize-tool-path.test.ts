@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isAbsoluteToolPath, normalizeToolPath } from './normalize-tool-path.js';
+import { isAbsoluteToolPath, normalizeBySegments, normalizeToolPath } from './normalize-tool-path.js';
 
 describe('normalizeToolPath', () => {
   it('should resolve relative paths against the workspace root (BR-PRUNE-006)', () => {
@@ -69,6 +69,31 @@ describe('normalizeToolPath', () => {
         expect(normalizeToolPath(normalized, '/elsewhere')).toBe(normalized);
       }),
     );
+  });
+});
+
+describe('normalizeToolPath on already normalized paths', () => {
+  // The common case (an absolute path as written, a plain relative path under a normalized root) skips splitting:
+  // it must give what resolving segment by segment gives, for every path and root.
+  const piece = fc.constantFrom('a', 'src', 'x.ts', '.', '..', '...', '', '/', '//', '\\', '~', 'C:', ':', ' ', '.git');
+  const text = fc.array(piece, { maxLength: 8 }).map((pieces) => pieces.join(''));
+  const root = fc.oneof(fc.constantFrom('/repo', '/', '/a/b/', 'C:\\work', '', 'repo', '~/w', '/r//s'), text);
+
+  it('should give what resolving segment by segment gives, for any path and workspace root', () => {
+    fc.assert(
+      fc.property(text, root, (path, workspaceRoot) => {
+        expect(normalizeToolPath(path, workspaceRoot)).toBe(normalizeBySegments(path, workspaceRoot));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('should return an absolute POSIX path as written, and join a plain relative one to the root', () => {
+    expect(normalizeToolPath('/repo/lib/a.ts', '/x')).toBe('/repo/lib/a.ts');
+    expect(normalizeToolPath('lib/a.ts', '/repo')).toBe('/repo/lib/a.ts');
+    expect(normalizeToolPath('lib/a.ts', '/')).toBe('/lib/a.ts');
+    expect(normalizeToolPath('lib/a.ts', '/repo/')).toBe('/repo/lib/a.ts');
+    expect(normalizeToolPath('/repo/lib/', '/x')).toBe('/repo/lib');
   });
 });
 

@@ -38,6 +38,31 @@ function pushSegments(stack: string[], rest: string): void {
   }
 }
 
+const slash = 47;
+const colon = 58;
+const tilde = 126;
+/** A `//`, a `.` or `..` segment, or a trailing `/`: what normalizing would change in a POSIX path. */
+const changedByNormalizing = /\/\/|(?:^|\/)\.{1,2}(?:\/|$)|\/$/;
+
+/**
+ * Whether normalizing leaves `path` as it is (when absolute) or appends it to the root unchanged (when relative): a
+ * non-empty POSIX path with no `.`/`..` segment, no repeated or trailing `/`, no backslash, not a home or drive path.
+ */
+function isPlainPosixPath(path: string): boolean {
+  if (path === '' || path.charCodeAt(0) === tilde || path.charCodeAt(1) === colon) return false;
+  return !path.includes('\\') && !changedByNormalizing.test(path);
+}
+
+let lastNormalizedRoot: string | undefined;
+
+/** Whether `root` is an absolute POSIX path other than `/` that normalizing leaves as it is (the last one memoized). */
+function isNormalizedRoot(root: string): boolean {
+  if (root === lastNormalizedRoot) return true;
+  if (root.charCodeAt(0) !== slash || !isPlainPosixPath(root)) return false;
+  lastNormalizedRoot = root;
+  return true;
+}
+
 /**
  * Turns a path found in tool parameters into the normalized absolute form every strategy compares with `===`.
  *
@@ -65,6 +90,23 @@ function pushSegments(stack: string[], rest: string): void {
  * ```
  */
 export function normalizeToolPath(path: string, workspaceRoot: string): string {
+  // Most paths are already normalized: an absolute POSIX path, or a plain relative one under a normalized root.
+  if (path === '') {
+    if (isNormalizedRoot(workspaceRoot)) return workspaceRoot;
+  } else if (isPlainPosixPath(path)) {
+    if (path.charCodeAt(0) === slash) return path;
+    if (isNormalizedRoot(workspaceRoot)) return `${workspaceRoot}/${path}`;
+  }
+  return normalizeBySegments(path, workspaceRoot);
+}
+
+/**
+ * {@link normalizeToolPath} segment by segment, for every path (the exported function answers common paths without
+ * splitting them; tests check that both agree).
+ *
+ * @internal
+ */
+export function normalizeBySegments(path: string, workspaceRoot: string): string {
   const target = splitRoot(path);
   const stack: string[] = [];
   if (target.root !== undefined) {

@@ -77,9 +77,8 @@ function endsWord(character: string | undefined): boolean {
   );
 }
 
-function isGlobCharacter(character: string | undefined): boolean {
-  return character === '*' || character === '?' || character === '[';
-}
+/** An unquoted `*`, `?` or `[` makes a word a glob. */
+const globCharacter = /[*?[]/;
 
 /** The first position from `start` holding a double quote, a backslash, `$` or a backtick (the input's length when none does). */
 function findSpecialInDoubleQuotes(source: string, start: number): number {
@@ -185,7 +184,8 @@ export function parseShellCommand(source: string): ShellItem[] {
   };
 
   const readWord = (): ShellWord => {
-    const parts: string[] = [];
+    // Concatenated, not joined: most words are one piece, which then costs nothing.
+    let text = '';
     let dynamic = false;
     let glob = false;
     while (index < length && !endsWord(source[index])) {
@@ -193,7 +193,7 @@ export function parseShellCommand(source: string): ShellItem[] {
       if (character === "'") {
         const close = source.indexOf("'", index + 1);
         const end = close === -1 ? length : close;
-        parts.push(source.slice(index + 1, end));
+        text += source.slice(index + 1, end);
         index = end + 1;
       } else if (character === '"') {
         index++;
@@ -203,45 +203,45 @@ export function parseShellCommand(source: string): ShellItem[] {
             const next = source[index + 1];
             if (next === '\n') index += 2;
             else if (next === '"' || next === '\\' || next === '$' || next === '`') {
-              parts.push(next);
+              text += next;
               index += 2;
             } else {
-              parts.push(inner);
+              text += inner;
               index++;
             }
           } else if (inner === '$' && source[index + 1] === '(') {
             dynamic = true;
             const end = skipBalanced(index + 1);
-            parts.push(source.slice(index, end));
+            text += source.slice(index, end);
             index = end;
           } else if (inner === '`') {
             dynamic = true;
             const end = skipBacktick(index + 1);
-            parts.push(source.slice(index, end));
+            text += source.slice(index, end);
             index = end;
           } else if (inner === '$') {
             if (/[A-Za-z_{@*#?$!0-9-]/.test(source[index + 1] ?? '')) dynamic = true;
-            parts.push(inner);
+            text += inner;
             index++;
           } else {
             // A run of characters that mean nothing inside double quotes, taken whole (a script passed to `-c` can be
             // kilobytes long).
             const end = findSpecialInDoubleQuotes(source, index + 1);
-            parts.push(source.slice(index, end));
+            text += source.slice(index, end);
             index = end;
           }
         }
         index++;
       } else if (character === '\\') {
         const next = source[index + 1];
-        if (next !== '\n' && next !== undefined) parts.push(next);
+        if (next !== '\n' && next !== undefined) text += next;
         index += 2;
       } else if (character === '$') {
         const next = source[index + 1];
         if (next === '(') {
           dynamic = true;
           const end = skipBalanced(index + 1);
-          parts.push(source.slice(index, end));
+          text += source.slice(index, end);
           index = end;
         } else if (next === "'") {
           // ANSI-C quoting: $'…' with backslash escapes; the value is literal.
@@ -249,10 +249,10 @@ export function parseShellCommand(source: string): ShellItem[] {
           while (position < length && source[position] !== "'") {
             if (source[position] === '\\') {
               const escaped = source[position + 1] ?? '';
-              parts.push(escaped === 'n' ? '\n' : escaped === 't' ? '\t' : escaped);
+              text += escaped === 'n' ? '\n' : escaped === 't' ? '\t' : escaped;
               position += 2;
             } else {
-              parts.push(source[position] as string);
+              text += source[position] as string;
               position++;
             }
           }
@@ -261,27 +261,28 @@ export function parseShellCommand(source: string): ShellItem[] {
           dynamic = true;
           const close = source.indexOf('}', index + 2);
           const end = close === -1 ? length : close + 1;
-          parts.push(source.slice(index, end));
+          text += source.slice(index, end);
           index = end;
         } else {
           if (next !== undefined && /[A-Za-z_@*#?$!0-9-]/.test(next)) dynamic = true;
-          parts.push(character);
+          text += character;
           index++;
         }
       } else if (character === '`') {
         dynamic = true;
         const end = skipBacktick(index + 1);
-        parts.push(source.slice(index, end));
+        text += source.slice(index, end);
         index = end;
       } else {
         // A run of plain characters, taken whole.
         const end = findSpecialOutsideQuotes(source, index + 1);
-        for (let position = index; position < end && !glob; position++) glob = isGlobCharacter(source[position]);
-        parts.push(source.slice(index, end));
+        const run = source.slice(index, end);
+        glob ||= globCharacter.test(run);
+        text += run;
         index = end;
       }
     }
-    return { text: parts.join(''), dynamic, glob };
+    return { text, dynamic, glob };
   };
 
   const readHeredocBodies = () => {
