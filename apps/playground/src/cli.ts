@@ -169,7 +169,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     .option('--sessions <count>', 'how many sessions, largest first (default: 3; 1 with --quick)', parseSessionsOption)
     .option('--runs <count>', 'timed runs of each replay, call and cold process; the median is reported (default: 3; 1 with --quick)', parseRunsOption)
     .option('--window <tokens>', "the replays' context window (default: each session's own size in tokens, at most 200,000)", parseWindowOption)
-    .option('--quick', 'one session and one run of each measure: a smoke run', false)
+    .option('--quick', 'one session, one run of each measure and a short warm-up: a smoke run', false)
     .option('--json', 'print the report as JSON', false)
     .action(async (paths: string[], options: BenchCommandOptions) => {
       const { runBenchCommand } = await import('./commands/bench-command.js');

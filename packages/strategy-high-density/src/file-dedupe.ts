@@ -1,4 +1,4 @@
-import type { HistoryEntry, TextBlock } from '@ctx/core';
+import type { ContentBlock, HistoryEntry, TextBlock } from '@ctx/core';
 import { normalizeToolPath } from '@ctx/strategy-utils';
 import type { DensityEdits } from './density-edits.js';
 import { findFileInclusions, isWorthStripping, stripFileInclusions, type FileInclusion } from './file-inclusions.js';
@@ -28,8 +28,11 @@ export class FileDedupe {
 
   /** Registers the inclusions of a human entry. */
   addHumanEntry(entry: HistoryEntry, entryIndex: number): void {
-    entry.blocks.forEach((block, blockIndex) => {
-      if (block.type !== 'text') return;
+    // Indexed: `forEach` over a frozen array takes V8's slow path.
+    const { blocks } = entry;
+    for (let blockIndex = 0; blockIndex < blocks.length; blockIndex++) {
+      const block = blocks[blockIndex] as ContentBlock;
+      if (block.type !== 'text') continue;
       for (const inclusion of findFileInclusions(block)) {
         const path = normalizeToolPath(inclusion.path, this.workspaceRoot);
         const previous = this.latest.get(path);
@@ -46,7 +49,7 @@ export class FileDedupe {
           });
         }
       }
-    });
+    }
   }
 
   /** Adds the text edits that strip every stale inclusion its marker would make smaller. */

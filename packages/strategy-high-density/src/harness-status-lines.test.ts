@@ -21,7 +21,7 @@ function readWithPatternsOnly(text: string) {
 describe('readHarnessStatus', () => {
   it('should read the last open file and directory lines of an observation, after any other parentheses', () => {
     const text = 'def f(a, (b)):\n    (Open)\n(Open file: /repo/a.py)\n(Current directory: /repo)\n(Open file: /repo/b.py)';
-    expect(readHarnessStatus(text)).toEqual({
+    expect(readHarnessStatus([text])).toEqual({
       openFile: '/repo/b.py',
       directory: '/repo',
       lines: '(Open file: /repo/b.py)\n(Current directory: /repo)',
@@ -29,20 +29,20 @@ describe('readHarnessStatus', () => {
   });
 
   it('should read a directory line alone, and n/a as no open file', () => {
-    expect(readHarnessStatus('ok\n(Current directory: /w)')).toEqual({ openFile: undefined, directory: '/w', lines: '(Current directory: /w)' });
-    expect(readHarnessStatus('(Open file: n/a)').openFile).toBeNull();
+    expect(readHarnessStatus(['ok\n(Current directory: /w)'])).toEqual({ openFile: undefined, directory: '/w', lines: '(Current directory: /w)' });
+    expect(readHarnessStatus(['(Open file: n/a)']).openFile).toBeNull();
   });
 
   it('should find nothing in text whose parentheses open no status line', () => {
-    expect(readHarnessStatus('(Opened files: 2) (Current dir: /x) (O) (C')).toEqual({ openFile: undefined, directory: undefined, lines: '' });
+    expect(readHarnessStatus(['(Opened files: 2) (Current dir: /x) (O) (C'])).toEqual({ openFile: undefined, directory: undefined, lines: '' });
   });
 
-  it('should read what the patterns alone read, for any text', () => {
-    const piece = fc.constantFrom('(', ')', 'Open file: ', 'Current directory: ', '(O', '(C', '/a', 'n/a', ' ', '\n', 'x', '→');
-    const text = fc.array(piece, { maxLength: 16 }).map((pieces) => pieces.join(''));
+  it('should read what the patterns alone read in the joined text, for any text in any pieces', () => {
+    const fragment = fc.constantFrom('(', ')', 'Open file: ', 'Current directory: ', '(O', '(C', '/a', 'n/a', ' ', '\n', 'x', '→');
+    const text = fc.array(fragment, { maxLength: 16 }).map((fragments) => fragments.join(''));
     fc.assert(
-      fc.property(text, (candidate) => {
-        expect(readHarnessStatus(candidate)).toEqual(readWithPatternsOnly(candidate));
+      fc.property(fc.array(text, { minLength: 1, maxLength: 3 }), (pieces) => {
+        expect(readHarnessStatus(pieces)).toEqual(readWithPatternsOnly(pieces.join('\n')));
       }),
       { numRuns: 3_000 },
     );

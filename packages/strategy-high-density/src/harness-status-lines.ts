@@ -21,40 +21,42 @@ const capitalO = 79;
 const noStatus: HarnessStatus = Object.freeze({ openFile: undefined, directory: undefined, lines: '' });
 const capitalC = 67;
 
-/**
- * Which of the two status line openings a text contains, found in one pass over its `(` characters (searching for
- * each opening whole takes two passes, each slower on texts with characters beyond Latin-1).
- */
-function statusOpenings(text: string): { readonly openFile: boolean; readonly directory: boolean } {
+/** Which of the two status line openings the pieces contain, found in one pass over their `(` characters. */
+function statusOpenings(pieces: readonly string[]): { readonly openFile: boolean; readonly directory: boolean } {
   let openFile = false;
   let directory = false;
-  let at = text.indexOf('(');
-  while (at !== -1 && !(openFile && directory)) {
-    const next = text.charCodeAt(at + 1);
-    if (next === capitalO) openFile ||= text.startsWith(openFilePrefix, at + 1);
-    else if (next === capitalC) directory ||= text.startsWith(directoryPrefix, at + 1);
-    at = text.indexOf('(', at + 1);
+  for (const text of pieces) {
+    let at = text.indexOf('(');
+    while (at !== -1 && !(openFile && directory)) {
+      const next = text.charCodeAt(at + 1);
+      if (next === capitalO) openFile ||= text.startsWith(openFilePrefix, at + 1);
+      else if (next === capitalC) directory ||= text.startsWith(directoryPrefix, at + 1);
+      at = text.indexOf('(', at + 1);
+    }
   }
   return { openFile, directory };
 }
 
-function lastMatch(text: string, pattern: RegExp): string | undefined {
+function lastMatch(pieces: readonly string[], pattern: RegExp): string | undefined {
   let last: string | undefined;
-  for (const match of text.matchAll(pattern)) last = match[1];
+  for (const text of pieces) for (const match of text.matchAll(pattern)) last = match[1];
   return last?.trim();
 }
 
 /**
- * Reads the harness status lines of a tool result's text.
+ * Reads the harness status lines of a tool result's text, given as the pieces it is made of (`toolResultParts`
+ * from `@ctx/strategy-utils`: joined by line breaks, which no status line spans). Searching for each opening whole
+ * would take two passes over the text, each slower on text with characters beyond Latin-1; joining the pieces would
+ * copy it.
  *
- * @param text - The result's text.
+ * @param pieces - The result's text, in pieces.
  * @returns What the lines say.
  */
-export function readHarnessStatus(text: string): HarnessStatus {
-  const { openFile: hasOpenFile, directory: hasDirectory } = statusOpenings(text);
+export function readHarnessStatus(pieces: readonly string[]): HarnessStatus {
+  const { openFile: hasOpenFile, directory: hasDirectory } = statusOpenings(pieces);
   if (!hasOpenFile && !hasDirectory) return noStatus;
-  const openFile = hasOpenFile ? lastMatch(text, openFileLine) : undefined;
-  const rawDirectory = hasDirectory ? lastMatch(text, directoryLine) : undefined;
+  const openFile = hasOpenFile ? lastMatch(pieces, openFileLine) : undefined;
+  const rawDirectory = hasDirectory ? lastMatch(pieces, directoryLine) : undefined;
   const lines: string[] = [];
   if (openFile !== undefined) lines.push(`(Open file: ${openFile})`);
   if (rawDirectory !== undefined) lines.push(`(Current directory: ${rawDirectory})`);

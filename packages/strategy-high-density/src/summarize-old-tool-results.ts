@@ -147,18 +147,20 @@ function listCandidates(history: readonly HistoryEntry[], end: number, scope: Cl
       continue;
     }
     const blocks: { blockIndex: number; call: CallInfo | undefined }[] = [];
-    entry.blocks.forEach((block, blockIndex) => {
-      if (block.type !== 'tool_response') return;
+    // Indexed: `forEach` over a frozen array takes V8's slow path.
+    for (let blockIndex = 0; blockIndex < entry.blocks.length; blockIndex++) {
+      const block = entry.blocks[blockIndex] as ContentBlock;
+      if (block.type !== 'tool_response') continue;
       const call = turnCalls.get(block.callId);
       if (call !== undefined) {
         openFile = openFileAfter(openFile, call.semantics, block, scope.workspaceRoot);
         states.record(call.call, call.semantics, block, outcomeOf(block, call.call));
       }
-      if (entryIndex >= end) return;
+      if (entryIndex >= end) continue;
       const facts = responseFactsOf(block);
-      if (facts.isPointer || facts.marker?.kind === 'summary') return;
+      if (facts.isPointer || facts.marker?.kind === 'summary') continue;
       blocks.push({ blockIndex, call });
-    });
+    }
     if (blocks.length > 0) found.push({ entryIndex, blocks });
   }
   // Tiers are known only once every later read and write has been seen.

@@ -3,6 +3,7 @@ import {
   classifyToolCall,
   classifyToolResult,
   normalizeToolPath,
+  toolResultParts,
   toolResultText,
   type ToolCallSemantics,
   type ToolResultClassification,
@@ -46,11 +47,25 @@ interface CachedOutcome {
   readonly outcome: ToolResultClassification;
 }
 
+/** What is known of one response, filled in as it is asked for (one map entry per response, not one per fact). */
+interface CachedResponse {
+  facts: ResponseFacts | undefined;
+  outcome: CachedOutcome | undefined;
+}
+
 // Entries are frozen values, so what a block means never changes: the first optimize() of a history pays for
 // classification, every later one (the same blocks, plus a new turn) looks it up.
 const semanticsCache = new WeakMap<ToolCallBlock, CachedSemantics>();
-const outcomeCache = new WeakMap<ToolResponseBlock, CachedOutcome>();
-const responseFactsCache = new WeakMap<ToolResponseBlock, ResponseFacts>();
+const responseCache = new WeakMap<ToolResponseBlock, CachedResponse>();
+
+function cachedResponse(response: ToolResponseBlock): CachedResponse {
+  let cached = responseCache.get(response);
+  if (cached === undefined) {
+    cached = { facts: undefined, outcome: undefined };
+    responseCache.set(response, cached);
+  }
+  return cached;
+}
 
 /**
  * The semantics of a call (`classifyToolCall` from `@ctx/strategy-utils`), cached per call block and scope.
@@ -90,10 +105,10 @@ export function semanticsOf(call: ToolCallBlock, scope: ClassificationScope, ope
 export function outcomeOf(response: ToolResponseBlock, call: ToolCallBlock | undefined): ToolResultClassification {
   // The call only matters when the response names no tool.
   const callName = response.toolName === '' ? call?.name : undefined;
-  const cached = outcomeCache.get(response);
-  if (cached !== undefined && cached.callName === callName) return cached.outcome;
+  const cached = cachedResponse(response);
+  if (cached.outcome !== undefined && cached.outcome.callName === callName) return cached.outcome.outcome;
   const outcome = classifyToolResult(response, call);
-  outcomeCache.set(response, { callName, outcome });
+  cached.outcome = { callName, outcome };
   return outcome;
 }
 
@@ -105,6 +120,14 @@ function serializedLength(response: ToolResponseBlock): number {
   return typeof response.result === 'string' ? response.result.length : JSON.stringify(response.result).length;
 }
 
+/** Characters of the pieces joined by line breaks: never more than the result's serialized length (each piece is
+ * one of its strings, quoted there). */
+function joinedLength(pieces: readonly string[]): number {
+  let length = pieces.length - 1;
+  for (const piece of pieces) length += piece.length;
+  return length;
+}
+
 /**
  * Position-independent facts about a response, cached per response block.
  *
@@ -112,18 +135,24 @@ function serializedLength(response: ToolResponseBlock): number {
  * @returns Its facts.
  */
 export function responseFactsOf(response: ToolResponseBlock): ResponseFacts {
-  const cached = responseFactsCache.get(response);
-  if (cached !== undefined) return cached;
+  const cached = cachedResponse(response);
+  if (cached.facts !== undefined) return cached.facts;
   const isPointer = isRecencyPointer(response.result);
-  const status = readHarnessStatus(toolResultText(response.result));
+  const pieces = toolResultParts(response.result);
+  const status = readHarnessStatus(pieces);
+  const pointerLength = recencyPointerLength(status);
   const facts: ResponseFacts = {
     isPointer,
-    // Compared with the pointer that would replace it; the status lines are in both.
-    longerThanPointer: !isPointer && savesTokens(serializedLength(response), recencyPointerLength(status), status.lines.length),
+    // Compared with the pointer that would replace it; the status lines are in both. The text alone is often long
+    // enough to tell, without serializing the result.
+    longerThanPointer:
+      !isPointer &&
+      (savesTokens(joinedLength(pieces), pointerLength, status.lines.length) ||
+        savesTokens(serializedLength(response), pointerLength, status.lines.length)),
     marker: readGeneratedMarker(response),
     status,
   };
-  responseFactsCache.set(response, facts);
+  cached.facts = facts;
   return facts;
 }
 

@@ -28,7 +28,7 @@ export {
   type ToolSemanticsRegistryOptions,
 } from './tool-semantics-registry.js';
 export { classifyShellCommand, type ShellCommandOptions } from './shell/classify-shell-command.js';
-export { toolResultText } from './tool-result-text.js';
+export { toolResultParts, toolResultText } from './tool-result-text.js';
 export { applyEditReplacement, editReplacementsOf, type EditReplacement } from './edit-replacements.js';
 
 // Paths

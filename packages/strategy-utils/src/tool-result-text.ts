@@ -31,7 +31,23 @@ function collect(value: JsonValue, parts: string[], depth: number): void {
  */
 export function toolResultText(result: JsonValue): string {
   if (typeof result === 'string') return result;
+  return toolResultParts(result).join('\n');
+}
+
+/**
+ * The strings {@link toolResultText} joins, in order, without joining them: for reading a large structured result
+ * piece by piece (nothing that does not span a line break can span two pieces) without copying it.
+ *
+ * @param result - A `tool_response` block's `result`.
+ * @returns The result itself for a string; otherwise its `text` / `output` / `content` / `stdout` / `error` strings.
+ * @example
+ * ```ts
+ * toolResultParts([{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }]); // ['a', 'b']
+ * ```
+ */
+export function toolResultParts(result: JsonValue): readonly string[] {
+  if (typeof result === 'string') return [result];
   const parts: string[] = [];
   collect(result, parts, 0);
-  return parts.join('\n');
+  return parts;
 }

@@ -8,7 +8,7 @@ import {
   type HistoryEntry,
 } from '@ctx/core';
 import { inferWorkspaceRoot } from '@ctx/strategy-utils';
-import { medianTime } from './median-time.js';
+import { medianTime, type MedianTimeOptions } from './median-time.js';
 
 /** The history sizes at which one more turn is measured. */
 export const oneMoreTurnSizes = [150, 300, 600] as const;
@@ -50,6 +50,7 @@ export async function measureOneMoreTurn(
   source: OneMoreTurnHistory,
   createStrategy: () => CompressionStrategy,
   runs: number,
+  warmUp: MedianTimeOptions = {},
 ): Promise<Record<(typeof oneMoreTurnSizes)[number], number> | undefined> {
   if (createStrategy().optimize === undefined) return undefined;
   const config: DensityConfig = { ...densityDefaults, workspaceRoot: inferWorkspaceRoot(source.history) };
@@ -70,7 +71,7 @@ export async function measureOneMoreTurn(
       history.addAll(turn);
       return { strategy, grown: history.getRawHistory() };
     };
-    times[size] = await medianTime(runs, prepare, ({ strategy, grown }) => strategy.optimize?.(grown, config));
+    times[size] = await medianTime(runs, prepare, ({ strategy, grown }) => strategy.optimize?.(grown, config), warmUp);
   }
   return times;
 }

@@ -12,7 +12,7 @@ import {
 } from '@ctx/core';
 import { inferWorkspaceRoot } from '@ctx/strategy-utils';
 import type { BenchSession } from './bench-sessions.js';
-import { medianMeasure, medianTime } from './median-time.js';
+import { medianMeasure, medianTime, type MedianTimeOptions } from './median-time.js';
 
 /** A strategy's own calls on a whole session, in milliseconds (median of the runs); undefined when it has no `optimize`. */
 export interface StrategyCallTimes {
@@ -41,6 +41,8 @@ export interface MeasureStrategyCallsOptions {
   readonly tokenizer: Tokenizer;
   /** Timed runs per figure; the median is reported. */
   readonly runs: number;
+  /** The untimed warm-up's budget (see {@link medianTime}). */
+  readonly warmUp?: MedianTimeOptions;
 }
 
 /**
@@ -48,7 +50,7 @@ export interface MeasureStrategyCallsOptions {
  * the window is the session's own size at threshold 0.85, as `ctx compare` uses by default.
  */
 export async function measureStrategyCalls(options: MeasureStrategyCallsOptions): Promise<StrategyCallTimes> {
-  const { session, createStrategy, tokenizer, runs } = options;
+  const { session, createStrategy, tokenizer, runs, warmUp = {} } = options;
   // Strategies get the history service's entries: validated, copied and frozen once. Warm calls see the same ones
   // every time; each fresh call gets its own copy, so nothing it finds was seen before (a new conversation).
   const history = parseHistory(session.history);
@@ -71,20 +73,22 @@ export async function measureStrategyCalls(options: MeasureStrategyCallsOptions)
   const warm = createStrategy();
   if (warm.optimize !== undefined) {
     warm.optimize(history, config);
-    optimizeWarm = await medianTime(runs, () => warm, (strategy) => strategy.optimize?.(history, config));
+    optimizeWarm = await medianTime(runs, () => warm, (strategy) => strategy.optimize?.(history, config), warmUp);
     optimizeFresh = await medianTime(
       runs,
       () => ({ strategy: createStrategy(), history: newCopy() }),
       ({ strategy, history: fresh }) => strategy.optimize?.(fresh, config),
+      warmUp,
     );
   }
   const context = contextFor(history);
   await warm.compress(context);
-  const compressWarm = await medianTime(runs, () => context, (same) => warm.compress(same));
+  const compressWarm = await medianTime(runs, () => context, (same) => warm.compress(same), warmUp);
   const compressFresh = await medianTime(
     runs,
     () => ({ strategy: createStrategy(), context: contextFor(newCopy()) }),
     ({ strategy, context: fresh }) => strategy.compress(fresh),
+    warmUp,
   );
   // Instrumented apart from the timed runs, so the wrapper's clock reads do not weigh on `compressFresh`. The history
   // is counted before the call (as the history service has): only what compress() writes reaches the tokenizer.
@@ -99,6 +103,7 @@ export async function measureStrategyCalls(options: MeasureStrategyCallsOptions)
       await strategy.compress(context);
       return counting.stats().milliseconds - before;
     },
+    warmUp,
   );
   return { optimizeWarm, optimizeFresh, compressWarm, compressFresh, compressFreshTokenizing };
 }

@@ -34,6 +34,33 @@ describe('medianTime', () => {
     expect(milliseconds).toBeGreaterThanOrEqual(0.02);
   });
 
+  it('should warm a call of milliseconds up until its runs add up to 60 ms, within the warm-up budget', async () => {
+    let runs = 0;
+    await medianTime(
+      1,
+      () => undefined,
+      () => {
+        runs++;
+        spin(2_000);
+      },
+    );
+    // About thirty untimed runs of 2 ms (five would leave the JIT's work in the figure), then one timed.
+    expect(runs).toBeGreaterThanOrEqual(30);
+
+    let budgeted = 0;
+    await medianTime(
+      1,
+      () => spin(5_000),
+      () => {
+        budgeted++;
+        spin(2_000);
+      },
+      { warmUpBudgetMilliseconds: 20 },
+    );
+    // The budget counts preparation too: past it, the warm-up stops after its first five runs.
+    expect(budgeted).toBe(6);
+  });
+
   it('should time a long call once per run, after awaiting what it returns', async () => {
     let runs = 0;
     const milliseconds = await medianTime(
@@ -44,7 +71,7 @@ describe('medianTime', () => {
         await new Promise((resolve) => setTimeout(resolve, 60));
       },
     );
-    // Five warm-up runs (60 ms is past the 20 ms of warm-up), then two timed ones.
+    // Five warm-up runs (they add up to 300 ms, past the 60 ms of warm-up), then two timed ones.
     expect(runs).toBe(7);
     expect(milliseconds).toBeGreaterThanOrEqual(50);
   });

@@ -32,6 +32,8 @@ export interface RunBenchOptions {
   readonly tokenizer: Tokenizer;
   /** Timed runs of each replay, call and process; medians are reported. */
   readonly runs: number;
+  /** Bound on each call figure's untimed warm-up, preparation included (default 3,000 ms; see `medianTime`). */
+  readonly warmUpBudgetMilliseconds?: number;
   /** The replays' context window; by default each session's own size in tokens, at most 200,000. */
   readonly window?: number;
   /** Called before each step (for a progress bar). */
@@ -68,6 +70,7 @@ export function countBenchSteps(sessions: number, strategies: number): number {
  */
 export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
   const { strategies, tokenizer, runs } = options;
+  const warmUp = options.warmUpBudgetMilliseconds === undefined ? {} : { warmUpBudgetMilliseconds: options.warmUpBudgetMilliseconds };
   const sessions = options.sessions.sessions;
   const step = options.onStep ?? (() => undefined);
   const failures: string[] = [];
@@ -134,13 +137,13 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
     if (largest === undefined || turnHistory === undefined) break;
     step(`${strategy.name}: optimize and compress`);
     try {
-      calls.set(strategy.name, await measureStrategyCalls({ session: largest, createStrategy: strategy.create, tokenizer, runs }));
+      calls.set(strategy.name, await measureStrategyCalls({ session: largest, createStrategy: strategy.create, tokenizer, runs, warmUp }));
     } catch (error) {
       failures.push(`${strategy.name} optimize/compress on ${largest.label}: ${(error as Error).message.split('\n')[0] ?? ''}`);
     }
     step(`${strategy.name}: one more turn`);
     try {
-      turns.set(strategy.name, await measureOneMoreTurn(turnHistory, strategy.create, runs));
+      turns.set(strategy.name, await measureOneMoreTurn(turnHistory, strategy.create, runs, warmUp));
     } catch (error) {
       failures.push(`${strategy.name} one more turn: ${(error as Error).message.split('\n')[0] ?? ''}`);
     }

@@ -17,12 +17,15 @@ export interface BenchCommandOptions extends StrategyCommandOptions {
   readonly runs?: number;
   /** The replays' context window; by default each session's own size in tokens, at most 200,000. */
   readonly window?: number;
-  /** One session and one run of each measure: a smoke run in seconds on small sessions. */
+  /** One session, one run of each measure and a short warm-up before each call figure: a smoke run in seconds. */
   readonly quick: boolean;
   readonly json: boolean;
 }
 
 const needsModel = 'needs a model to summarize; ctx bench measures mechanical work only';
+
+/** `--quick` bounds each call figure's warm-up to this (see `medianTime`): a smoke run, not figures to quote. */
+const quickWarmUpBudgetMilliseconds = 250;
 
 /**
  * Every mechanical strategy and preset the options name — by default every known strategy and every built-in preset —
@@ -71,6 +74,8 @@ export async function runBenchCommand(paths: readonly string[], options: BenchCo
     skipped,
     tokenizer,
     runs: options.runs ?? (options.quick ? 1 : 3),
+    // A quick run keeps each call's warm-up short: its call figures may still include some of the JIT's work.
+    ...(options.quick ? { warmUpBudgetMilliseconds: quickWarmUpBudgetMilliseconds } : {}),
     ...(options.window === undefined ? {} : { window: options.window }),
     onStep: (label) => progress.advance(label),
   });
