@@ -43,6 +43,24 @@ describe('createToolSemanticsRegistry', () => {
     expect(registry.classify(call('Read', { file_path: 'a.ts' }), options).kind).toBe('other');
   });
 
+  it('should use a registration made after calls were classified, for names matched exactly or by pattern', () => {
+    const registry = createToolSemanticsRegistry();
+    expect(registry.classify(call('Read', { file_path: 'a.ts' }), options).kind).toBe('read');
+    expect(registry.classify(call('mcp__x__fetch'), options).kind).toBe('other');
+    registry.register('Read', () => emptySemantics('search'));
+    registry.register(/^mcp__x__/, () => emptySemantics('list'));
+    expect(registry.classify(call('Read', { file_path: 'a.ts' }), options).kind).toBe('search');
+    expect(registry.classify(call('mcp__x__fetch'), options).kind).toBe('list');
+  });
+
+  it('should hand each classification the workspace root and open file it was asked with', () => {
+    const registry = createToolSemanticsRegistry({ builtIns: false });
+    registry.register('where', (_call, context) => ({ ...emptySemantics('read'), reads: [{ path: context.resolvePath(context.openFile ?? 'none'), partial: false }] }));
+    const pathFor = (workspaceRoot: string, openFile?: string) =>
+      registry.classify(call('where'), openFile === undefined ? { workspaceRoot } : { workspaceRoot, openFile }).reads[0]?.path;
+    expect([pathFor('/a'), pathFor('/a', 'f.py'), pathFor('/b', 'f.py'), pathFor('/b')]).toEqual(['/a/none', '/a/f.py', '/b/f.py', '/b/none']);
+  });
+
   it('should fall through to earlier classifiers when a classifier returns undefined', () => {
     const registry = createToolSemanticsRegistry();
     registry.register('Read', () => undefined);

@@ -96,6 +96,7 @@ export function createToolSemanticsRegistry(options: ToolSemanticsRegistryOption
   const patterned: number[] = [];
 
   const register = (nameOrMatcher: ToolNameMatcher, classifier: ToolCallClassifier) => {
+    candidatesByName.clear();
     const index = registrations.length;
     if (typeof nameOrMatcher === 'string') {
       registrations.push({ matches: (toolName) => toolName === nameOrMatcher, classifier });
@@ -108,11 +109,36 @@ export function createToolSemanticsRegistry(options: ToolSemanticsRegistryOption
     }
   };
 
-  const candidates = (toolName: string): number[] => {
-    const exact = byName.get(toolName) ?? [];
-    const matching = patterned.filter((index) => (registrations[index] as Registration).matches(toolName));
-    if (matching.length === 0) return exact;
-    return [...exact, ...matching].sort((first, second) => first - second);
+  // The classifiers that select each tool name seen, until the next registration.
+  const candidatesByName = new Map<string, readonly number[]>();
+  const candidates = (toolName: string): readonly number[] => {
+    let found = candidatesByName.get(toolName);
+    if (found === undefined) {
+      const exact = byName.get(toolName) ?? [];
+      const matching = patterned.filter((index) => (registrations[index] as Registration).matches(toolName));
+      found = matching.length === 0 ? exact : [...exact, ...matching].sort((first, second) => first - second);
+      candidatesByName.set(toolName, found);
+    }
+    return found;
+  };
+
+  // The context of the last classification, reused while the workspace root and open file stay the same (a
+  // history's calls are classified one after another with the same ones).
+  let lastContext: ToolClassifierContext | undefined;
+  const contextFor = ({ workspaceRoot, openFile }: ToolClassificationOptions): ToolClassifierContext => {
+    if (lastContext !== undefined && lastContext.workspaceRoot === workspaceRoot && lastContext.openFile === openFile) return lastContext;
+    lastContext = {
+      workspaceRoot,
+      ...(openFile === undefined ? {} : { openFile }),
+      resolvePath: (path) => normalizeToolPath(path, workspaceRoot),
+      classifyShellCommand: (command, shellOptions) =>
+        classifyShellCommand(command, {
+          workspaceRoot,
+          ...(shellOptions?.cwd === undefined ? {} : { cwd: shellOptions.cwd }),
+          ...(openFile === undefined ? {} : { openFile }),
+        }),
+    };
+    return lastContext;
   };
 
   if (options.builtIns !== false) {
@@ -122,18 +148,7 @@ export function createToolSemanticsRegistry(options: ToolSemanticsRegistryOption
   return {
     register,
     classify(call, classificationOptions) {
-      const { workspaceRoot, openFile } = classificationOptions;
-      const context: ToolClassifierContext = {
-        workspaceRoot,
-        ...(openFile === undefined ? {} : { openFile }),
-        resolvePath: (path) => normalizeToolPath(path, workspaceRoot),
-        classifyShellCommand: (command, shellOptions) =>
-          classifyShellCommand(command, {
-            workspaceRoot,
-            ...(shellOptions?.cwd === undefined ? {} : { cwd: shellOptions.cwd }),
-            ...(openFile === undefined ? {} : { openFile }),
-          }),
-      };
+      const context = contextFor(classificationOptions);
       const indices = candidates(call.name);
       for (let position = indices.length - 1; position >= 0; position--) {
         const registration = registrations[indices[position] as number] as Registration;

@@ -1,5 +1,5 @@
 import { median } from '../calibration/summary-statistics.js';
-import { collectYoungGarbage } from './collect-garbage.js';
+import { collectGarbage, collectYoungGarbage } from './collect-garbage.js';
 
 /** Untimed runs before the timed ones: at least this many… */
 const warmUpRuns = 5;
@@ -55,6 +55,10 @@ async function warmUp<Input>(
   for (; count < maximumWarmUpRuns; count++) {
     if (count >= warmUpRuns && (spent >= warmUpMilliseconds || performance.now() - began >= budget)) break;
     const input = await prepare();
+    // As before a timed call (below), so the warm-up also reaches the heap's steady state: the collection moves what
+    // was prepared to the old generation, and a timed call right after the first such moves would pay for the old
+    // generation's marking (measured: a few calls at 5–10× the steady state).
+    collectYoungGarbage();
     const started = performance.now();
     const pending = runOnce(run, input);
     if (pending !== undefined) await pending;
@@ -66,10 +70,10 @@ async function warmUp<Input>(
 /**
  * Runs `prepare` then times `run` on what it prepared, `runs` times after untimed warm-up runs (until they have run
  * 60 ms, within a budget), and returns the median in milliseconds. Only `run` is timed, so a measure can start each
- * run from a fresh state (a new strategy, a new counter). A call timed on its own starts with the young generation
- * collected, so it does not pay for the garbage its preparation left (a session copied and validated: megabytes). A
- * call under 50 µs is timed as the mean of a batch of calls (each on its own prepared input, about 1 ms of calls in
- * all).
+ * run from a fresh state (a new strategy, a new counter). The heap is collected whole before the figure; each call
+ * timed on its own (and each warm-up run) starts with the young generation collected, so it does not pay for the
+ * garbage its preparation left (a session copied and validated: megabytes). A call under 50 µs is timed as the mean
+ * of a batch of calls (each on its own prepared input, about 1 ms of calls in all).
  *
  * @param runs - How many timed runs (at least 1).
  * @param prepare - Builds the input of one run (maybe asynchronously), untimed.
@@ -82,8 +86,10 @@ export async function medianTime<Input>(
   run: (input: Input) => unknown,
   options: MedianTimeOptions = {},
 ): Promise<number> {
-  // Untimed runs first, so the timed ones do not pay for compiling and optimizing the code they run: an agent loop
-  // calls the same code every turn, and a few warm-up runs leave it half-optimized (medians 1.5–5× the steady state).
+  // What earlier figures left is collected first. Then untimed runs, so the timed ones do not pay for compiling and
+  // optimizing the code they run: an agent loop calls the same code every turn, and a few warm-up runs leave it
+  // half-optimized (medians 1.5–5× the steady state).
+  collectGarbage();
   const typical = await warmUp(prepare, run, options);
   const batch = typical < batchedBelowMilliseconds ? Math.min(maximumBatch, Math.ceil(batchMilliseconds / Math.max(typical, 0.001))) : 1;
   const times: number[] = [];
@@ -121,6 +127,7 @@ export async function medianMeasure<Input>(
   run: (input: Input) => number | Promise<number>,
   options: MedianTimeOptions = {},
 ): Promise<number> {
+  collectGarbage();
   await warmUp(prepare, run, options);
   const values: number[] = [];
   for (let index = 0; index < Math.max(1, runs); index++) {

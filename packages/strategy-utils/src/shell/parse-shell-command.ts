@@ -80,28 +80,44 @@ function endsWord(character: string | undefined): boolean {
 /** An unquoted `*`, `?` or `[` makes a word a glob. */
 const globCharacter = /[*?[]/;
 
-/** The first position from `start` holding a double quote, a backslash, `$` or a backtick (the input's length when none does). */
-function findSpecialInDoubleQuotes(source: string, start: number): number {
+/** A table over ASCII code units: 1 for the characters listed. */
+function asciiTable(characters: string): Uint8Array {
+  const table = new Uint8Array(128);
+  for (let index = 0; index < characters.length; index++) table[characters.charCodeAt(index)] = 1;
+  return table;
+}
+
+/** What a run of plain characters inside double quotes stops at. */
+const specialInDoubleQuotes = asciiTable('"\\$`');
+/** What a run of plain characters outside quotes stops at: what ends a word ({@link endsWord}), quotes, escapes, expansions. */
+const specialOutsideQuotes = asciiTable(' \t\r\n;&|()<>\'"\\$`');
+
+/** The first position from `start` holding a character of `table` (the input's length when none does). */
+function findInTable(source: string, start: number, table: Uint8Array): number {
   let position = start;
-  while (position < source.length) {
-    const character = source[position];
-    if (character === '"' || character === '\\' || character === '$' || character === '`') return position;
-    position++;
+  for (; position < source.length; position++) {
+    const code = source.charCodeAt(position);
+    if (code < 128 && table[code] === 1) return position;
   }
   return position;
 }
 
+/** The first position from `start` holding a double quote, a backslash, `$` or a backtick (the input's length when none does). */
+function findSpecialInDoubleQuotes(source: string, start: number): number {
+  return findInTable(source, start, specialInDoubleQuotes);
+}
+
 /** The first position from `start` that ends a word or starts a quote, escape or expansion. */
 function findSpecialOutsideQuotes(source: string, start: number): number {
-  let position = start;
-  while (position < source.length) {
-    const character = source[position];
-    if (endsWord(character) || character === "'" || character === '"' || character === '\\' || character === '$' || character === '`') {
-      return position;
-    }
-    position++;
-  }
-  return position;
+  return findInTable(source, start, specialOutsideQuotes);
+}
+
+const digitZero = 48;
+const digitNine = 57;
+
+/** Whether a redirection (`2>`, `&>`, `<<`, `>` …) can start with this code unit: a digit, `&`, `<` or `>`. */
+function mayStartRedirect(code: number): boolean {
+  return (code >= digitZero && code <= digitNine) || code === 38 || code === 60 || code === 62;
 }
 
 /**
@@ -373,8 +389,11 @@ export function parseShellCommand(source: string): ShellItem[] {
       continue;
     }
 
-    redirectPattern.lastIndex = index;
-    const redirect = redirectPattern.exec(source);
+    let redirect: RegExpExecArray | null = null;
+    if (mayStartRedirect(source.charCodeAt(index))) {
+      redirectPattern.lastIndex = index;
+      redirect = redirectPattern.exec(source);
+    }
     const processSubstitution =
       redirect !== null &&
       redirect[1] === '' &&
