@@ -1,5 +1,5 @@
 import type { ContentBlock, DensityResult, HistoryEntry, ToolCallBlock } from '@ctx/core';
-import type { ToolCallSemantics, ToolResultClassification } from '@ctx/strategy-utils';
+import type { FileAccess, ToolCallSemantics, ToolResultClassification } from '@ctx/strategy-utils';
 import { DensityEdits } from './density-edits.js';
 import { FileDedupe } from './file-dedupe.js';
 import { ReadWritePruning, type ReadRecord, type ResponseLocation } from './read-write-pruning.js';
@@ -197,7 +197,7 @@ export class DensityFold {
       return undefined;
     }
     const facts = responseFactsOf(answer.block);
-    const paths = [...new Set(semantics.reads.map((access) => access.path))];
+    const paths = semantics.reads.length === 1 ? [(semantics.reads[0] as FileAccess).path] : [...new Set(semantics.reads.map((access) => access.path))];
     const folded = facts.marker?.kind === 'folded-read' && !facts.isPointer ? facts.marker : undefined;
     const record: ReadRecord = {
       order,

@@ -5,6 +5,7 @@ import {
   normalizeToolPath,
   toolResultParts,
   toolResultText,
+  type ClassifyToolCallOptions,
   type ToolCallSemantics,
   type ToolResultClassification,
   type ToolSemanticsRegistry,
@@ -67,6 +68,20 @@ function cachedResponse(response: ToolResponseBlock): CachedResponse {
   return cached;
 }
 
+let lastOptions: { readonly scope: ClassificationScope; readonly openFile: string | undefined; readonly options: ClassifyToolCallOptions } | undefined;
+
+/** `classifyToolCall`'s options for a scope and open file: the last ones made, while they stay the same. */
+function classifyOptions(scope: ClassificationScope, openFile: string | undefined): ClassifyToolCallOptions {
+  if (lastOptions?.scope === scope && lastOptions.openFile === openFile) return lastOptions.options;
+  const options: ClassifyToolCallOptions = {
+    workspaceRoot: scope.workspaceRoot,
+    ...(scope.registry === undefined ? {} : { registry: scope.registry }),
+    ...(openFile === undefined ? {} : { openFile }),
+  };
+  lastOptions = { scope, openFile, options };
+  return options;
+}
+
 /**
  * The semantics of a call (`classifyToolCall` from `@ctx/strategy-utils`), cached per call block and scope.
  *
@@ -86,11 +101,7 @@ export function semanticsOf(call: ToolCallBlock, scope: ClassificationScope, ope
   ) {
     return cached.semantics;
   }
-  const semantics = classifyToolCall(call, {
-    workspaceRoot: scope.workspaceRoot,
-    ...(scope.registry === undefined ? {} : { registry: scope.registry }),
-    ...(openFile === undefined ? {} : { openFile }),
-  });
+  const semantics = classifyToolCall(call, classifyOptions(scope, openFile));
   semanticsCache.set(call, { workspaceRoot: scope.workspaceRoot, registry: scope.registry, openFile, semantics });
   return semantics;
 }

@@ -1,15 +1,22 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { medianTime } from './median-time.js';
 
-/** Spins for about `microseconds`: a call short enough to be timed in batches. */
-function spin(microseconds: number): void {
-  const until = performance.now() + microseconds / 1000;
-  while (performance.now() < until) {
-    // busy
-  }
-}
+// A clock the test moves: what medianTime reads of the time is what the work below says it took, whatever the
+// machine is doing meanwhile.
+let clock = 0;
+const spend = (milliseconds: number) => {
+  clock += milliseconds;
+};
 
 describe('medianTime', () => {
+  beforeEach(() => {
+    clock = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => clock);
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
   it('should run a short call on its own input, right after preparing it, and report the time of one call', async () => {
     const events: string[] = [];
     let prepared = 0;
@@ -21,7 +28,7 @@ describe('medianTime', () => {
       },
       (input) => {
         events.push(`run ${input}`);
-        spin(20);
+        spend(0.02);
       },
     );
     // Every input is run once, right after it was prepared: conversations are never interleaved.
@@ -29,9 +36,9 @@ describe('medianTime', () => {
       expect(events[index]).toBe('prepare');
       expect(events[index + 1]).toBe(`run ${index / 2 + 1}`);
     }
-    // Batched: more calls than five warm-up runs and three single timed ones; the figure is one call's.
-    expect(prepared).toBeGreaterThan(8 + 3);
-    expect(milliseconds).toBeGreaterThanOrEqual(0.02);
+    // Batched: more calls than the warm-up runs and three single timed ones; the figure is one call's.
+    expect(prepared).toBeGreaterThan(200 + 3);
+    expect(milliseconds).toBeCloseTo(0.02, 6);
   });
 
   it('should warm a call of milliseconds up until its runs add up to 60 ms, within the warm-up budget', async () => {
@@ -41,19 +48,19 @@ describe('medianTime', () => {
       () => undefined,
       () => {
         runs++;
-        spin(2_000);
+        spend(2);
       },
     );
-    // About thirty untimed runs of 2 ms (five would leave the JIT's work in the figure), then one timed.
-    expect(runs).toBeGreaterThanOrEqual(30);
+    // Thirty untimed runs of 2 ms (five would leave the JIT's work in the figure), then one timed.
+    expect(runs).toBe(31);
 
     let budgeted = 0;
     await medianTime(
       1,
-      () => spin(5_000),
+      () => spend(5),
       () => {
         budgeted++;
-        spin(2_000);
+        spend(2);
       },
       { warmUpBudgetMilliseconds: 20 },
     );
@@ -68,11 +75,12 @@ describe('medianTime', () => {
       () => undefined,
       async () => {
         runs++;
-        await new Promise((resolve) => setTimeout(resolve, 60));
+        await Promise.resolve();
+        spend(60);
       },
     );
     // Five warm-up runs (they add up to 300 ms, past the 60 ms of warm-up), then two timed ones.
     expect(runs).toBe(7);
-    expect(milliseconds).toBeGreaterThanOrEqual(50);
+    expect(milliseconds).toBe(60);
   });
 });
