@@ -197,7 +197,10 @@ export class DensityFold {
       return undefined;
     }
     const facts = responseFactsOf(answer.block);
-    const paths = semantics.reads.length === 1 ? [(semantics.reads[0] as FileAccess).path] : [...new Set(semantics.reads.map((access) => access.path))];
+    const paths =
+      semantics.reads.length === 1
+        ? [(semantics.reads[0] as FileAccess).path]
+        : [...new Set(semantics.reads.map((access) => access.path))];
     const folded = facts.marker?.kind === 'folded-read' && !facts.isPointer ? facts.marker : undefined;
     const record: ReadRecord = {
       order,

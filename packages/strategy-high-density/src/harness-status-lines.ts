@@ -13,13 +13,15 @@ export interface HarnessStatus {
   readonly lines: string;
 }
 
-const openFilePrefix = 'Open file: ';
-const directoryPrefix = 'Current directory: ';
 const openFileLine = /\(Open file: ([^)\n]*)\)/g;
 const directoryLine = /\(Current directory: ([^)\n]*)\)/g;
+// What follows the `(` of each line, and the code unit each starts with.
+const openFilePrefix = 'Open file: ';
+const directoryPrefix = 'Current directory: ';
 const capitalO = 79;
-const noStatus: HarnessStatus = Object.freeze({ openFile: undefined, directory: undefined, lines: '' });
 const capitalC = 67;
+
+const noStatus: HarnessStatus = Object.freeze({ openFile: undefined, directory: undefined, lines: '' });
 
 /** Which of the two status line openings the pieces contain, found in one pass over their `(` characters. */
 function statusOpenings(pieces: readonly string[]): { readonly openFile: boolean; readonly directory: boolean } {

@@ -68,7 +68,13 @@ function cachedResponse(response: ToolResponseBlock): CachedResponse {
   return cached;
 }
 
-let lastOptions: { readonly scope: ClassificationScope; readonly openFile: string | undefined; readonly options: ClassifyToolCallOptions } | undefined;
+interface MadeOptions {
+  readonly scope: ClassificationScope;
+  readonly openFile: string | undefined;
+  readonly options: ClassifyToolCallOptions;
+}
+
+let lastOptions: MadeOptions | undefined;
 
 /** `classifyToolCall`'s options for a scope and open file: the last ones made, while they stay the same. */
 function classifyOptions(scope: ClassificationScope, openFile: string | undefined): ClassifyToolCallOptions {
@@ -131,8 +137,10 @@ function serializedLength(response: ToolResponseBlock): number {
   return typeof response.result === 'string' ? response.result.length : JSON.stringify(response.result).length;
 }
 
-/** Characters of the pieces joined by line breaks: never more than the result's serialized length (each piece is
- * one of its strings, quoted there). */
+/**
+ * Characters of the pieces joined by line breaks: never more than the result's serialized length (each piece is one
+ * of its strings, quoted there).
+ */
 function joinedLength(pieces: readonly string[]): number {
   let length = pieces.length - 1;
   for (const piece of pieces) length += piece.length;

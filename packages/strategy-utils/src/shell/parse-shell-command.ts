@@ -114,10 +114,13 @@ function findSpecialOutsideQuotes(source: string, start: number): number {
 
 const digitZero = 48;
 const digitNine = 57;
+const ampersand = 38;
+const lessThan = 60;
+const greaterThan = 62;
 
 /** Whether a redirection (`2>`, `&>`, `<<`, `>` …) can start with this code unit: a digit, `&`, `<` or `>`. */
 function mayStartRedirect(code: number): boolean {
-  return (code >= digitZero && code <= digitNine) || code === 38 || code === 60 || code === 62;
+  return (code >= digitZero && code <= digitNine) || code === ampersand || code === lessThan || code === greaterThan;
 }
 
 /**
