@@ -55,9 +55,9 @@ async function warmUp<Input>(
   for (; count < maximumWarmUpRuns; count++) {
     if (count >= warmUpRuns && (spent >= warmUpMilliseconds || performance.now() - began >= budget)) break;
     const input = await prepare();
-    // As before a timed call (below), so the warm-up also reaches the heap's steady state: the collection moves what
-    // was prepared to the old generation, and a timed call right after the first such moves would pay for the old
-    // generation's marking (measured: a few calls at 5–10× the steady state).
+    // As before a timed call (below), so the warm-up runs in the heap's state the timed runs see: the collection moves
+    // what was prepared to the old generation (measured without it here: the first timed calls of high-density's fresh
+    // `optimize()` read 5–10× the steady state).
     collectYoungGarbage();
     const started = performance.now();
     const pending = runOnce(run, input);
