@@ -79,11 +79,11 @@ let lastOptions: MadeOptions | undefined;
 /** `classifyToolCall`'s options for a scope and open file: the last ones made, while they stay the same. */
 function classifyOptions(scope: ClassificationScope, openFile: string | undefined): ClassifyToolCallOptions {
   if (lastOptions?.scope === scope && lastOptions.openFile === openFile) return lastOptions.options;
-  const options: ClassifyToolCallOptions = {
+  const options: ClassifyToolCallOptions = Object.freeze({
     workspaceRoot: scope.workspaceRoot,
     ...(scope.registry === undefined ? {} : { registry: scope.registry }),
     ...(openFile === undefined ? {} : { openFile }),
-  };
+  });
   lastOptions = { scope, openFile, options };
   return options;
 }

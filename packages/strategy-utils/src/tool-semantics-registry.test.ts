@@ -61,6 +61,17 @@ describe('createToolSemanticsRegistry', () => {
     expect([pathFor('/a'), pathFor('/a', 'f.py'), pathFor('/b', 'f.py'), pathFor('/b')]).toEqual(['/a/none', '/a/f.py', '/b/f.py', '/b/none']);
   });
 
+  it('should hand classifiers a context they cannot change for the next call', () => {
+    const registry = createToolSemanticsRegistry({ builtIns: false });
+    registry.register('meddle', (_call, context) => {
+      (context as { workspaceRoot: string }).workspaceRoot = '/elsewhere';
+      return undefined;
+    });
+    expect(() => registry.classify(call('meddle'), options)).toThrow(TypeError);
+    registry.register('where', (_call, context) => ({ ...emptySemantics('read'), reads: [{ path: context.resolvePath('a'), partial: false }] }));
+    expect(registry.classify(call('where'), options).reads[0]?.path).toBe('/repo/a');
+  });
+
   it('should fall through to earlier classifiers when a classifier returns undefined', () => {
     const registry = createToolSemanticsRegistry();
     registry.register('Read', () => undefined);

@@ -123,11 +123,12 @@ export function createToolSemanticsRegistry(options: ToolSemanticsRegistryOption
   };
 
   // The context of the last classification, reused while the workspace root and open file stay the same (a
-  // history's calls are classified one after another with the same ones).
+  // history's calls are classified one after another with the same ones); frozen, so no classifier can change what
+  // the next one is handed.
   let lastContext: ToolClassifierContext | undefined;
   const contextFor = ({ workspaceRoot, openFile }: ToolClassificationOptions): ToolClassifierContext => {
     if (lastContext !== undefined && lastContext.workspaceRoot === workspaceRoot && lastContext.openFile === openFile) return lastContext;
-    lastContext = {
+    lastContext = Object.freeze<ToolClassifierContext>({
       workspaceRoot,
       ...(openFile === undefined ? {} : { openFile }),
       resolvePath: (path) => normalizeToolPath(path, workspaceRoot),
@@ -137,7 +138,7 @@ export function createToolSemanticsRegistry(options: ToolSemanticsRegistryOption
           ...(shellOptions?.cwd === undefined ? {} : { cwd: shellOptions.cwd }),
           ...(openFile === undefined ? {} : { openFile }),
         }),
-    };
+    });
     return lastContext;
   };
 

@@ -58,28 +58,6 @@ interface MutableRedirect {
 
 const redirectPattern = /(\d*)(&>>|&>|<<<|<<-|<<|<>|<&|>>|>\||>&|<|>)/y;
 
-function isBlank(character: string | undefined): boolean {
-  return character === ' ' || character === '\t' || character === '\r';
-}
-
-function endsWord(character: string | undefined): boolean {
-  return (
-    character === undefined ||
-    isBlank(character) ||
-    character === '\n' ||
-    character === ';' ||
-    character === '&' ||
-    character === '|' ||
-    character === '(' ||
-    character === ')' ||
-    character === '<' ||
-    character === '>'
-  );
-}
-
-/** An unquoted `*`, `?` or `[` makes a word a glob. */
-const globCharacter = /[*?[]/;
-
 /** A table over ASCII code units: 1 for the characters listed. */
 function asciiTable(characters: string): Uint8Array {
   const table = new Uint8Array(128);
@@ -87,10 +65,36 @@ function asciiTable(characters: string): Uint8Array {
   return table;
 }
 
+/** Blanks between words (a line break ends a command instead). */
+const blankCharacters = ' \t\r';
+/** What ends an unquoted word: blanks, a line break, and the operators `;`, `&`, `|`, `(`, `)`, `<`, `>`. */
+const wordEndCharacters = `${blankCharacters}\n;&|()<>`;
+const blanks = asciiTable(blankCharacters);
+const wordEnds = asciiTable(wordEndCharacters);
+
+/** Whether the one-character string (or the end of the input, undefined) is listed in `table`. */
+function isIn(table: Uint8Array, character: string | undefined): boolean {
+  if (character === undefined) return false;
+  const code = character.charCodeAt(0);
+  return code < 128 && table[code] === 1;
+}
+
+function isBlank(character: string | undefined): boolean {
+  return isIn(blanks, character);
+}
+
+/** Whether `character` ends an unquoted word (the end of the input does too). */
+function endsWord(character: string | undefined): boolean {
+  return character === undefined || isIn(wordEnds, character);
+}
+
+/** An unquoted `*`, `?` or `[` makes a word a glob. */
+const globCharacter = /[*?[]/;
+
 /** What a run of plain characters inside double quotes stops at. */
 const specialInDoubleQuotes = asciiTable('"\\$`');
-/** What a run of plain characters outside quotes stops at: what ends a word ({@link endsWord}), quotes, escapes, expansions. */
-const specialOutsideQuotes = asciiTable(' \t\r\n;&|()<>\'"\\$`');
+/** What a run of plain characters outside quotes stops at: what ends a word, quotes, escapes, expansions. */
+const specialOutsideQuotes = asciiTable(`${wordEndCharacters}'"\\$\``);
 
 /** The first position from `start` holding a character of `table` (the input's length when none does). */
 function findInTable(source: string, start: number, table: Uint8Array): number {
