@@ -1,5 +1,6 @@
 import { isShownVerbatim, type IndexedSource, type LineIndex } from './line-index.js';
 import type { NumberedLine } from './numbered-line.js';
+import { trimmedStartLength } from './trimmed-start-length.js';
 
 /** Lines of a string that repeat lines shown earlier: the target lines `start … start + count − 1`. */
 export interface LineRun {
@@ -66,7 +67,7 @@ export function findLineRuns(lines: readonly string[], options: FindLineRunsOpti
   const weightBefore = new Array<number>(count + 1);
   weightBefore[0] = 0;
   for (let line = 0; line < count; line++) {
-    weightBefore[line + 1] = (weightBefore[line] as number) + (lines[line] as string).trimStart().length + 1;
+    weightBefore[line + 1] = (weightBefore[line] as number) + trimmedStartLength(lines[line] as string) + 1;
   }
   // numberingEnd[i]: the first line after i that cannot continue a run starting at i.
   const numberingEnd = new Array<number>(count);

@@ -7,6 +7,7 @@ import {
 } from '@ctx/core';
 import { z } from 'zod';
 import type { LeafPath } from './text-leaves.js';
+import { copyAsJson } from './copy-as-json.js';
 
 /**
  * What a reference points at (spec 004 FR-LC-003 `type`): `file` — content of a file, as a read showed it or a write
@@ -159,11 +160,6 @@ export function readLosslessRecord(
   return { problem: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'record'}: ${issue.message}`).join('; ') };
 }
 
-/** Removes `undefined` fields, which are not JSON and which provider metadata must not hold. */
-function toJson(value: object): JsonValue {
-  return JSON.parse(JSON.stringify(value)) as JsonValue;
-}
-
 /**
  * The block's provider metadata with `record` added under `ctx.lossless`.
  *
@@ -185,7 +181,7 @@ export function withLosslessRecord(
     providerMetadata === undefined ? 'absent' : ownKeys === undefined ? 'present' : 'with-ctx';
   return {
     ...providerMetadata,
-    [providerKey]: { ...ownKeys, [recordKey]: toJson({ ...record, metadata }) },
+    [providerKey]: { ...ownKeys, [recordKey]: copyAsJson({ ...record, metadata }) },
   };
 }
 

@@ -14,11 +14,19 @@ export interface NumberedLine {
   readonly separator?: string;
 }
 
-// No leading zeros: the prefix must be exactly `String(number).padStart(width)`, or it could not be rebuilt.
-const prefix = /^( *)([1-9]\d*|0)(→|\t)/;
+const space = 0x20;
+const tab = 0x09;
+const arrow = 0x2192;
+const zero = 0x30;
+const nine = 0x39;
+
+const isDigit = (code: number): boolean => code >= zero && code <= nine;
 
 /**
- * Splits a line into its number prefix and content.
+ * Splits a line into its number prefix and content. The prefix is spaces, a number without leading zeros (the prefix
+ * must be exactly `String(number).padStart(width)`, or it could not be rebuilt) and `→` or a tab: what
+ * `/^( *)([1-9]\d*|0)(→|\t)/` matches, read without a regular expression (which allocated a match for every line
+ * the planner indexes).
  *
  * @param line - One line of a tool result.
  * @returns `{ content }` for a line without a prefix; `{ content, number, width, separator }` otherwise.
@@ -28,15 +36,25 @@ const prefix = /^( *)([1-9]\d*|0)(→|\t)/;
  * ```
  */
 export function parseNumberedLine(line: string): NumberedLine {
-  const match = prefix.exec(line);
-  if (match === null) return { content: line };
-  const padding = match[1] as string;
-  const digits = match[2] as string;
+  let end = 0;
+  while (line.charCodeAt(end) === space) end++;
+  const digitsStart = end;
+  const first = line.charCodeAt(end);
+  if (!isDigit(first)) return { content: line };
+  end++;
+  let number = first - zero;
+  if (number !== 0) {
+    for (let code = line.charCodeAt(end); isDigit(code); code = line.charCodeAt(++end)) number = number * 10 + (code - zero);
+  }
+  const separator = line.charCodeAt(end);
+  if (separator !== arrow && separator !== tab) return { content: line };
   return {
-    content: line.slice(match[0].length),
-    number: Number(digits),
-    width: padding.length + digits.length,
-    separator: match[3],
+    content: line.slice(end + 1),
+    // Summed digit by digit, the number is exact up to 15 digits; a longer one is read as `Number` reads it.
+    number: end - digitsStart <= 15 ? number : Number(line.slice(digitsStart, end)),
+    // The padding and the digits: everything before the separator.
+    width: end,
+    separator: separator === arrow ? '→' : '\t',
   };
 }
 
