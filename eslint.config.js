@@ -12,7 +12,8 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ['*.js', '*.mjs'],
+          // Files no package's tsconfig includes: root scripts and the root vitest config.
+          allowDefaultProject: ['*.js', '*.mjs', 'vitest.config.ts'],
         },
         tsconfigRootDir: import.meta.dirname,
       },
