@@ -5,8 +5,9 @@ import { describeSourceCall, type SourceDescription } from './describe-source-ca
 import { findLineRuns, type LineRun } from './find-line-runs.js';
 import { createLineIndex, type IndexedSource, type LineIndex } from './line-index.js';
 import type { LosslessSettings } from './lossless-settings.js';
-import { readLosslessRecord, withLosslessRecord, type LineReference, type LosslessRecord } from './lossless-record.js';
+import { withLosslessRecord, type LineReference, type LosslessRecord } from './lossless-record.js';
 import { parseNumberedLine } from './numbered-line.js';
+import { readRecordOnce } from './read-record-once.js';
 import { rebuildReferencedLines } from './rebuild-referenced-lines.js';
 import { formatReferenceMarker, type MarkerDescription, type MarkerLineRange } from './reference-marker.js';
 import { leafPathKey, listTextLeaves, replaceTextLeaf, type LeafPath, type TextLeaf } from './text-leaves.js';
@@ -573,7 +574,7 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
         shadowUndoably('call', block.id);
         setUndoably(callsById, block.id, block);
         if (!settings.referenceToolCallParameters && !settings.rewriteToolCallParameters) return;
-        const { record, problem } = readLosslessRecord(block);
+        const { record, problem } = readRecordOnce(block, entry);
         // A superseded todo list is hidden behind its marker: nothing of it is visible.
         if (problem !== undefined || record?.superseded !== undefined) return;
         const target = { source: 'call', id: block.id, entryIndex, blockIndex, call: block } as const;
@@ -604,7 +605,7 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
       if (block.type !== 'tool_response') return;
       shadowUndoably('result', block.callId);
       const call = callsById.get(block.callId);
-      const { record, problem } = readLosslessRecord(block);
+      const { record, problem } = readRecordOnce(block, entry);
       // A block whose record does not parse is left alone and shows nothing reliable to point at.
       if (problem !== undefined) return;
       const target = { source: 'result', id: block.callId, entryIndex, blockIndex, call } as const;

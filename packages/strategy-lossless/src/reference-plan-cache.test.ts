@@ -77,12 +77,21 @@ const settingsArbitrary = fc.constantFrom<LosslessSettingsInput>(
 
 /**
  * A replay: how many entries each step appends, whether the answer is applied (as the orchestrator does), whether
- * the step starts again from the original entries (a caller holding the raw history), and which earlier entry another
- * strategy prunes first, if any (its tool results replaced, as high-density does with a stale read).
+ * the step starts again from the original entries (a caller holding the raw history), which earlier entry another
+ * strategy prunes first, if any (its tool results replaced, as high-density does with a stale read), which one it
+ * removes (as high-density removes a stale read's call and result, leaving a shorter history), and whether a
+ * history shorter than the previous step's (its newest entry gone, otherwise the same) is planned first.
  */
 const stepsArbitrary = fc.array(
   fc.record(
-    { take: fc.integer({ min: 1, max: 4 }), apply: fc.boolean(), raw: fc.boolean(), prune: fc.nat() },
+    {
+      take: fc.integer({ min: 1, max: 4 }),
+      apply: fc.boolean(),
+      raw: fc.boolean(),
+      prune: fc.nat(),
+      remove: fc.nat(),
+      shorterFirst: fc.boolean(),
+    },
     { requiredKeys: ['take', 'apply'] },
   ),
   { minLength: 1, maxLength: 60 },
@@ -93,6 +102,8 @@ interface ReplayStep {
   readonly apply: boolean;
   readonly raw?: boolean;
   readonly prune?: number;
+  readonly remove?: number;
+  readonly shorterFirst?: boolean;
 }
 
 /** `history` with the tool results of the entry at `at` (when it holds any) replaced by a short note. */
@@ -121,13 +132,24 @@ function replay(
   plan: (history: readonly HistoryEntry[]) => ReferencePlan,
 ): number {
   let running: readonly HistoryEntry[] = [];
+  // Entries of `original` appended so far (more than `running` holds once entries were removed).
+  let appended = 0;
   let rewritten = 0;
-  for (let step = 0; running.length < original.length; step++) {
-    const { take, apply, raw = false, prune } = steps[step % steps.length] as ReplayStep;
-    running = [...(raw ? original.slice(0, running.length) : running), ...original.slice(running.length, running.length + take)];
+  for (let step = 0; appended < original.length; step++) {
+    const { take, apply, raw = false, prune, remove, shorterFirst = false } = steps[step % steps.length] as ReplayStep;
+    running = [...(raw ? original.slice(0, appended) : running), ...original.slice(appended, appended + take)];
+    appended = Math.min(original.length, appended + take);
     if (prune !== undefined) running = pruneEntry(running, prune % running.length);
+    if (remove !== undefined && running.length > 1) running = running.filter((_, index) => index !== remove % running.length);
+    if (shorterFirst && running.length > 1) {
+      // Shorter than the history the previous step planned: its newest entry gone too.
+      const shorter = running.slice(0, Math.max(1, running.length - take - 1));
+      expect(plan(shorter), `${options.label ?? 'history'} at ${shorter.length} entries`).toStrictEqual(
+        fullPlan(shorter, options.settings, options.workspaceRoot),
+      );
+    }
     const answer = plan(running);
-    if (step % options.checkEvery === 0 || running.length === original.length) {
+    if (step % options.checkEvery === 0 || appended === original.length) {
       expect(answer, `${options.label ?? 'history'} at ${running.length} entries`).toStrictEqual(
         fullPlan(running, options.settings, options.workspaceRoot),
       );
@@ -154,7 +176,7 @@ function turnWithRewritableCall(): readonly HistoryEntry[] {
 }
 
 describe('createReferencePlanCache', () => {
-  it('should answer exactly as a full plan at every step of random histories replayed entry by entry, answers applied or not, earlier entries pruned by another strategy', () => {
+  it('should answer exactly as a full plan at every step of random histories replayed entry by entry, answers applied or not, earlier entries pruned or removed by another strategy', () => {
     let rewritten = 0;
     fc.assert(
       fc.property(historyArbitrary, stepsArbitrary, settingsArbitrary, (history, steps, input) => {
@@ -239,6 +261,30 @@ describe('createReferencePlanCache', () => {
     expect(before.replacements.size).toBeGreaterThan(0);
     for (const [index, replacement] of before.replacements) expect(after.replacements.get(index)).toBe(replacement);
     expect(after).toStrictEqual(fullPlan(history, settings, '/repo'));
+  });
+
+  it('should keep what it planned before the entries another strategy removed, replacement entries included', () => {
+    const settings = losslessSettingsSchema.parse({ minReferenceCharacters: 40 });
+    const cache = createReferencePlanCache(settings);
+    const turn = (result: string): TurnInput => ({
+      tool: 'Bash',
+      result,
+      written: '',
+      isError: false,
+      reuseId: false,
+      thinking: 'none',
+      splitEntries: false,
+      userText: false,
+    });
+    const history = parseHistory(buildHistory([turn(pool.join('\n')), turn(pool.join('\n')), turn(pool.slice(2).join('\n')), turn(pool.join('\n'))]));
+    const before = cache.plan(history, '/repo');
+    expect(before.replacements.has(4)).toBe(true);
+    // The last turn's call and result removed (high-density removes a stale read so): the history is shorter.
+    const shorter = history.slice(0, -2);
+    const after = cache.plan(shorter, '/repo');
+    expect(after).toStrictEqual(fullPlan(shorter, settings, '/repo'));
+    // Planned on from the removed entries, not from the start: the earlier replacement is the same object.
+    expect(after.replacements.get(4)).toBe(before.replacements.get(4));
   });
 
   it('should plan again from an earlier entry that changed, and from the start for another workspace root', () => {

@@ -141,6 +141,11 @@ function formOf(planned: PlannedEntry, entry: HistoryEntry): boolean | undefined
   return undefined;
 }
 
+/** How many planned entries a match keeps: all of them when nothing is planned again. */
+function keptEntries(match: Match): number {
+  return match.replanFrom ?? Number.POSITIVE_INFINITY;
+}
+
 /**
  * Creates a {@link ReferencePlanCache}: the agent loop's steady state — the previous history plus new entries, with
  * the previous answer applied or not — plans only the new entries (their lines indexed, their runs searched), with
@@ -148,8 +153,8 @@ function formOf(planned: PlannedEntry, entry: HistoryEntry): boolean | undefined
  *
  * A plan is kept per input, never per caller: a history is checked to extend a kept one entry by entry (the same
  * entry objects, or copies equal to them or to the replacements planned for them) before the kept state is used,
- * so conversations sharing a strategy never see each other's state. When an entry differs (another strategy pruned
- * or rewrote it, a replacement whose rewritten tool call names itself differently, an assistant turn that turned out
+ * so conversations sharing a strategy never see each other's state. When an entry differs (another strategy pruned,
+ * rewrote or removed it, a replacement whose rewritten tool call names itself differently, an assistant turn that turned out
  * to be signed after its tool calls were planned), the planner rolls back to before it — or to the start of a turn
  * that turned out signed — and plans the entries from there again, at what those entries cost; another workspace
  * root is planned from the start. Plans are kept in a `WeakMap` keyed by the history's first entry, so they go with
@@ -185,12 +190,14 @@ export function createReferencePlanCache(settings: LosslessSettings, options: Re
    * trailing turn that turned out signed).
    */
   const matchState = (state: PlanState, history: readonly HistoryEntry[], workspaceRoot: string): Match | undefined => {
-    if (state.workspaceRoot !== workspaceRoot || state.entries.length > history.length) return undefined;
+    if (state.workspaceRoot !== workspaceRoot) return undefined;
     const changes = new Map<number, boolean>();
     const replanFrom = (index: number): Match => ({ changes, replanFrom: index });
     for (let index = 0; index < state.entries.length; index++) {
       const planned = state.entries[index] as PlannedEntry;
-      const entry = history[index] as HistoryEntry;
+      const entry = history[index];
+      // Shorter than what was planned (a strategy before this one removed entries): planned again from where it ends.
+      if (entry === undefined) return replanFrom(index);
       if (entry === planned.seen) continue;
       const applied = formOf(planned, entry);
       if (applied === undefined) return replanFrom(index);
@@ -293,13 +300,17 @@ export function createReferencePlanCache(settings: LosslessSettings, options: Re
         states = [];
         statesByFirstEntry.set(first, states);
       }
+      // The kept plan that keeps the most: one `history` extends as it is, else the one it differs from latest.
       let state: PlanState | undefined;
       let match: Match | undefined;
       for (const candidate of states) {
-        match = matchState(candidate, history, workspaceRoot);
-        if (match === undefined) continue;
-        state = candidate;
-        break;
+        const candidateMatch = matchState(candidate, history, workspaceRoot);
+        if (candidateMatch === undefined) continue;
+        if (match === undefined || keptEntries(candidateMatch) > keptEntries(match)) {
+          state = candidate;
+          match = candidateMatch;
+        }
+        if (candidateMatch.replanFrom === undefined) break;
       }
       // Back to before the first entry that differs, then matched again: the entries before it may still close a
       // turn that turns out signed, which takes the planner back to that turn's start.
