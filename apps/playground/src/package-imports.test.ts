@@ -31,16 +31,27 @@ describe('importing a package', () => {
         if (created > before) createdBy[name] = created - before;
       }
       const core = await import(${JSON.stringify(join(packagesDirectory, 'core', 'dist', 'index.js'))});
+      // Whole numbers are grouped without a formatter; a fraction needs one.
       const written = core.formatCount(1234567);
-      console.log(JSON.stringify({ createdBy, written, createdToWrite: created }));
+      const createdForWhole = created;
+      const writtenFraction = core.formatCount(1234.5);
+      console.log(JSON.stringify({ createdBy, written, createdForWhole, writtenFraction, createdToWrite: created }));
     `;
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
-    const result = JSON.parse(run.stdout) as { createdBy: Record<string, number>; written: string; createdToWrite: number };
+    const result = JSON.parse(run.stdout) as {
+      createdBy: Record<string, number>;
+      written: string;
+      createdForWhole: number;
+      writtenFraction: string;
+      createdToWrite: number;
+    };
     expect(entryPoints.length).toBeGreaterThan(20);
     expect(result.createdBy).toEqual({});
-    // The spy sees formatters: the first count written creates one.
     expect(result.written).toBe('1,234,567');
+    expect(result.createdForWhole).toBe(0);
+    // The spy sees formatters: the first fraction written creates one.
+    expect(result.writtenFraction).toBe('1,234.5');
     expect(result.createdToWrite).toBe(1);
   });
 });

@@ -175,6 +175,11 @@ function turnWithRewritableCall(): readonly HistoryEntry[] {
   ]);
 }
 
+/** A Bash turn with `result` as its output, nothing else about it special. */
+function bashTurn(result: string): TurnInput {
+  return { tool: 'Bash', result, written: '', isError: false, reuseId: false, thinking: 'none', splitEntries: false, userText: false };
+}
+
 describe('createReferencePlanCache', () => {
   it('should answer exactly as a full plan at every step of random histories replayed entry by entry, answers applied or not, earlier entries pruned or removed by another strategy', () => {
     let rewritten = 0;
@@ -266,17 +271,8 @@ describe('createReferencePlanCache', () => {
   it('should keep what it planned before the entries another strategy removed, replacement entries included', () => {
     const settings = losslessSettingsSchema.parse({ minReferenceCharacters: 40 });
     const cache = createReferencePlanCache(settings);
-    const turn = (result: string): TurnInput => ({
-      tool: 'Bash',
-      result,
-      written: '',
-      isError: false,
-      reuseId: false,
-      thinking: 'none',
-      splitEntries: false,
-      userText: false,
-    });
-    const history = parseHistory(buildHistory([turn(pool.join('\n')), turn(pool.join('\n')), turn(pool.slice(2).join('\n')), turn(pool.join('\n'))]));
+    const whole = pool.join('\n');
+    const history = parseHistory(buildHistory([bashTurn(whole), bashTurn(whole), bashTurn(pool.slice(2).join('\n')), bashTurn(whole)]));
     const before = cache.plan(history, '/repo');
     expect(before.replacements.has(4)).toBe(true);
     // The last turn's call and result removed (high-density removes a stale read so): the history is shorter.
@@ -290,19 +286,9 @@ describe('createReferencePlanCache', () => {
   it('should plan again from an earlier entry that changed, and from the start for another workspace root', () => {
     const settings = losslessSettingsSchema.parse({ minReferenceCharacters: 40 });
     const cache = createReferencePlanCache(settings);
-    const turn = (result: string): TurnInput => ({
-      tool: 'Bash',
-      result,
-      written: '',
-      isError: false,
-      reuseId: false,
-      thinking: 'none',
-      splitEntries: false,
-      userText: false,
-    });
-    const history = parseHistory(buildHistory([turn(pool.join('\n')), turn(pool.join('\n')), turn(pool.join('\n'))]));
+    const history = parseHistory(buildHistory([bashTurn(pool.join('\n')), bashTurn(pool.join('\n')), bashTurn(pool.join('\n'))]));
     cache.plan(history, '/repo');
-    const changed = [...history.slice(0, 2), ...parseHistory(buildHistory([turn(pool.slice(3).join('\n'))])).slice(2, 3), ...history.slice(3)];
+    const changed = [...history.slice(0, 2), ...parseHistory(buildHistory([bashTurn(pool.slice(3).join('\n'))])).slice(2, 3), ...history.slice(3)];
     expect(cache.plan(changed, '/repo')).toStrictEqual(fullPlan(changed, settings, '/repo'));
     expect(cache.plan(history, '/elsewhere')).toStrictEqual(fullPlan(history, settings, '/elsewhere'));
   });
