@@ -6,8 +6,8 @@ import {
   type ToolResponseBlock,
 } from '@ctx/core';
 import { z } from 'zod';
-import type { LeafPath } from './text-leaves.js';
 import { copyAsJson } from './copy-as-json.js';
+import type { LeafPath } from './text-leaves.js';
 
 /**
  * What a reference points at (spec 004 FR-LC-003 `type`): `file` — content of a file, as a read showed it or a write

@@ -152,13 +152,13 @@ function keptEntries(match: Match): number {
  * exactly the answer of a full plan.
  *
  * A plan is kept per input, never per caller: a history is checked to extend a kept one entry by entry (the same
- * entry objects, or copies equal to them or to the replacements planned for them) before the kept state is used,
- * so conversations sharing a strategy never see each other's state. When an entry differs (another strategy pruned,
- * rewrote or removed it, a replacement whose rewritten tool call names itself differently, an assistant turn that turned out
- * to be signed after its tool calls were planned), the planner rolls back to before it — or to the start of a turn
- * that turned out signed — and plans the entries from there again, at what those entries cost; another workspace
- * root is planned from the start. Plans are kept in a `WeakMap` keyed by the history's first entry, so they go with
- * the conversation.
+ * entry objects, or copies equal to them or to the replacements planned for them) before the kept state is used, so
+ * conversations sharing a strategy never see each other's state. When an entry differs (another strategy pruned,
+ * rewrote or removed it, a replacement whose rewritten tool call names itself differently, an assistant turn that
+ * turned out to be signed after its tool calls were planned), the planner rolls back to before it — or to the start
+ * of a turn that turned out signed — and plans the entries from there again, at what those entries cost; another
+ * workspace root is planned from the start. Plans are kept in a `WeakMap` keyed by the history's first entry, so
+ * they go with the conversation.
  *
  * @param settings - The strategy's settings.
  * @param options - How many plans to keep.
