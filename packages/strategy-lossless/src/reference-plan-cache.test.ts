@@ -309,15 +309,22 @@ describe('createReferencePlanCache', () => {
     expect(rewritten).toBeGreaterThan(100);
   }, 300_000);
 
-  it.skipIf(!corpusExists)('should answer exactly as a full plan on corpus conversations whose earlier tool results another strategy prunes as they go', () => {
+  it.skipIf(!corpusExists)('should answer exactly as a full plan on corpus conversations whose earlier entries another strategy prunes or removes as they go', () => {
     const settings = losslessSettingsSchema.parse({});
-    // The largest conversations (up to 400 entries), where a plan from the start costs most: every fourth turn prunes
-    // an earlier entry's results (a different one each time), as high-density does in the `balanced` preset.
+    // The largest conversations (up to 400 entries), where a plan from the start costs most: every fifth turn prunes
+    // an earlier entry's results, after planning a history shorter than the one planned last, and the next removes an
+    // earlier entry (a different one each time), as high-density does with stale reads in the `balanced` preset.
     const conversations = loadCorpusConversations()
       .filter((item) => item.conversation.history.length <= 400)
       .sort((a, b) => b.conversation.history.length - a.conversation.history.length)
       .slice(0, 6);
-    const steps: ReplayStep[] = [{ take: 1, apply: true }, { take: 1, apply: true }, { take: 1, apply: false }, { take: 1, apply: true, prune: 7919 }];
+    const steps: ReplayStep[] = [
+      { take: 1, apply: true },
+      { take: 1, apply: true },
+      { take: 1, apply: false },
+      { take: 1, apply: true, prune: 7919, shorterFirst: true },
+      { take: 1, apply: true, remove: 104_729 },
+    ];
     let rewritten = 0;
     for (const { name, conversation } of conversations) {
       const history = parseHistory(conversation.history);
