@@ -3,15 +3,16 @@ import {
   HistoryService,
   type CompressionOrchestrator,
   type CompressionStrategy,
-  type Conversation,
+  type HistoryEntry,
   type TurnReport,
 } from '@ctx/core';
-import { aiSdkCodec, type AiSdkPrompt } from '@ctx/format-ai-sdk';
+import { aiSdkCodec, createAiSdkPromptEncoder, type AiSdkPrompt } from '@ctx/format-ai-sdk';
 import type { ContextOptions } from './context-options.js';
-import { fingerprint } from './fingerprint.js';
+import { isSameValue, snapshotValue, type Snapshot } from './message-snapshot.js';
 
 /** The result of one {@link ConversationState.compress}. */
 export interface CompressedPrompt {
+  /** The system string and messages to send (tools are not in it: they go to the model as the app gave them). */
   readonly prompt: AiSdkPrompt;
   readonly report: TurnReport;
   readonly rebuilt: boolean;
@@ -28,15 +29,20 @@ function strategiesOf(options: ContextOptions): readonly CompressionStrategy[] {
 /**
  * One conversation's ctx state: the compressed history (a `HistoryService`, with whatever strategies left in it,
  * e.g. lossless references), its orchestrator (density dirty flag, no-progress guard, calibration, watermarks), and
- * the fingerprints of the original entries it has seen, so the next prompt's new entries are appended rather than
- * the whole prompt compressed again.
+ * a snapshot of the prompt messages it has seen, so the next prompt's new messages are decoded and appended rather
+ * than the whole prompt decoded and compressed again.
  */
 export class ConversationState {
   private history: HistoryService | undefined;
   private orchestrator: CompressionOrchestrator | undefined;
-  private seen: string[] = [];
-  private overheadKey = '';
+  /** The messages seen so far (snapshots), and how many history entries they decoded to. */
+  private seen: Snapshot[] = [];
+  private seenEntries = 0;
+  private seenSystem: Snapshot;
+  private seenTools: Snapshot;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Encodes the compressed history, keeping each entry's messages for the next call (entries rarely change). */
+  private readonly encoder = createAiSdkPromptEncoder();
   /** Our estimate of the last request compressed here: what the next usage report is compared with. */
   lastEstimatedTokens: number | undefined;
 
@@ -64,45 +70,66 @@ export class ConversationState {
     this.orchestrator = undefined;
     this.history = undefined;
     this.seen = [];
+    this.seenEntries = 0;
   }
 
   private async compressNow(prompt: AiSdkPrompt, signal: AbortSignal | undefined): Promise<CompressedPrompt> {
-    const { conversation } = aiSdkCodec.decode(prompt);
-    const keys = conversation.history.map(fingerprint);
-    const rebuilt = !this.append(conversation, keys);
-    if (rebuilt) this.rebuild(conversation);
-    this.seen = keys;
+    const rebuilt = !this.append(prompt);
+    if (rebuilt) this.rebuild(prompt);
     const orchestrator = this.orchestrator as CompressionOrchestrator;
     const history = this.history as HistoryService;
     const report = await orchestrator.ensureCompressionBeforeSend(signal === undefined ? {} : { signal });
-    const { value } = aiSdkCodec.encode({ ...history.toConversation(), system: conversation.system ?? [], tools: conversation.tools ?? [] });
+    // Tools go to the model as the app gave them (the middleware replaces only the prompt): only the system
+    // instructions and the messages are encoded.
+    const { value } = this.encoder.encode({ system: history.getSystem(), history: history.getRawHistory() });
     this.lastEstimatedTokens = report.request.estimatedTokens;
     return { prompt: value, report, rebuilt, estimatedTokens: report.request.estimatedTokens };
   }
 
-  /** Appends what is new since the last prompt; false when the past changed (or nothing is kept) and a rebuild is due. */
-  private append(conversation: Conversation, keys: readonly string[]): boolean {
+  /**
+   * Appends the messages that are new since the last prompt; false when the past changed (or nothing is kept) and a
+   * rebuild is due. Only the new messages are validated and decoded: every message but a system message decodes on
+   * its own, the same as within the whole prompt (a system message after the first entry becomes a human entry, so
+   * a prompt that adds one is decoded whole).
+   *
+   * @throws `InvalidFormatError` when a new message is invalid (the state is unchanged).
+   */
+  private append(prompt: AiSdkPrompt): boolean {
     const history = this.history;
-    if (history === undefined || keys.length < this.seen.length) return false;
-    for (let index = 0; index < this.seen.length; index += 1) if (keys[index] !== this.seen[index]) return false;
-    const overheadKey = fingerprint({ system: conversation.system ?? [], tools: conversation.tools ?? [] });
-    if (overheadKey !== this.overheadKey) {
-      history.setSystem(conversation.system ?? []);
-      history.setTools(conversation.tools ?? []);
-      this.overheadKey = overheadKey;
+    const { messages } = prompt;
+    if (history === undefined || !Array.isArray(messages) || messages.length < this.seen.length) return false;
+    for (let index = 0; index < this.seen.length; index += 1) {
+      if (!isSameValue(messages[index], this.seen[index])) return false;
+    }
+    const added = messages.slice(this.seen.length);
+    let entries: readonly HistoryEntry[];
+    if (!isSameValue(prompt.system, this.seenSystem) || !isSameValue(prompt.tools, this.seenTools) || added.some((message) => (message as { readonly role?: unknown } | null)?.role === 'system')) {
+      const { conversation } = aiSdkCodec.decode(prompt);
+      entries = conversation.history.slice(this.seenEntries);
+      const system = conversation.system ?? [];
+      const tools = conversation.tools ?? [];
+      if (!isSameValue(system, snapshotValue(history.getSystem()))) history.setSystem(system);
+      if (!isSameValue(tools, snapshotValue(history.getTools()))) history.setTools(tools);
+    } else {
+      entries = added.length === 0 ? [] : aiSdkCodec.decode({ messages: added }).conversation.history;
     }
     try {
-      history.addAll(conversation.history.slice(this.seen.length));
-      return true;
+      history.addAll(entries);
     } catch {
       // The new entries do not pair with what compression kept (e.g. a result for a call it removed): start over
       // from the full prompt rather than send an invalid one.
       return false;
     }
+    this.remember(prompt, added, this.seenEntries + entries.length);
+    return true;
   }
 
-  private rebuild(conversation: Conversation): void {
+  private rebuild(prompt: AiSdkPrompt): void {
+    const { conversation } = aiSdkCodec.decode(prompt);
     this.orchestrator?.dispose();
+    this.orchestrator = undefined;
+    this.history = undefined;
+    this.seen = [];
     const history = new HistoryService({
       tokenizer: this.options.tokenizer,
       system: conversation.system ?? [],
@@ -128,6 +155,14 @@ export class ConversationState {
       ...(this.options.cachePlanning === undefined ? {} : { cachePlanning: this.options.cachePlanning }),
     });
     this.history = history;
-    this.overheadKey = fingerprint({ system: conversation.system ?? [], tools: conversation.tools ?? [] });
+    this.remember(prompt, prompt.messages, conversation.history.length);
+  }
+
+  /** Records what the state now holds: the messages seen (`added` after those seen before) and the overhead. */
+  private remember(prompt: AiSdkPrompt, added: readonly unknown[], entries: number): void {
+    for (const message of added) this.seen.push(snapshotValue(message));
+    this.seenEntries = entries;
+    this.seenSystem = snapshotValue(prompt.system);
+    this.seenTools = snapshotValue(prompt.tools);
   }
 }

@@ -135,11 +135,29 @@ function contentFromCodec(content: unknown, dialect: LanguageModelDialect): unkn
   });
 }
 
+/*
+ * Messages of the compressed history come back from the conversation's encoder as the same frozen objects call after
+ * call (see `createAiSdkPromptEncoder`), so their language-model form is kept too, per dialect, frozen in turn: a long
+ * conversation's prompt is then assembled from kept messages instead of converted again on every call.
+ */
+const converted: Readonly<Record<LanguageModelDialect, WeakMap<AiSdkModelMessage, LanguageModelPromptMessage>>> = {
+  v3: new WeakMap(),
+  v4: new WeakMap(),
+};
+
+function messageFromCodec(message: AiSdkModelMessage, dialect: LanguageModelDialect): LanguageModelPromptMessage {
+  if (message.role === 'system') return message;
+  const kept = Object.isFrozen(message);
+  const known = kept ? converted[dialect].get(message) : undefined;
+  if (known !== undefined) return known;
+  const next: LanguageModelPromptMessage = { ...message, content: contentFromCodec(message.content, dialect) };
+  if (kept) converted[dialect].set(message, Object.freeze(next));
+  return next;
+}
+
 /** The language-model prompt for the codec's prompt fields (system string first, as a system message). */
 export function fromAiSdkPrompt(prompt: AiSdkPrompt, dialect: LanguageModelDialect): LanguageModelPromptMessage[] {
   const messages: LanguageModelPromptMessage[] = prompt.system === undefined ? [] : [{ role: 'system', content: prompt.system }];
-  for (const message of prompt.messages) {
-    messages.push(message.role === 'system' ? message : { ...message, content: contentFromCodec(message.content, dialect) });
-  }
+  for (const message of prompt.messages) messages.push(messageFromCodec(message, dialect));
   return messages;
 }

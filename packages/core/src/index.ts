@@ -58,6 +58,7 @@ export {
   parseSystemInstructions,
   parseToolDefinitions,
 } from './history/parse-history.js';
+export { isValidatedEntry } from './history/is-validated-entry.js';
 export {
   describeToolPairingProblem,
   findNewToolPairingProblems,

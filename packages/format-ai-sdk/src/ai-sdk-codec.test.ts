@@ -318,4 +318,26 @@ describe('aiSdkCodec', () => {
     };
     expect(roundTrip(own)).toEqual(own);
   });
+
+  it('AIS-005: should give a provider-executed result its own tool message once the assistant message it continued is gone', () => {
+    const { history } = aiSdkCodec.decode({
+      messages: [
+        { role: 'user', content: 'Search the web' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool-call', toolCallId: 'ws', toolName: 'web_search', input: { query: 'ctx' }, providerExecuted: true },
+            { type: 'tool-result', toolCallId: 'ws', toolName: 'web_search', output: { type: 'text', value: 'a' } },
+          ],
+        },
+      ],
+    }).conversation;
+    expect(history.map((entry) => entry.speaker)).toEqual(['human', 'ai', 'tool']);
+    // A strategy that dropped the assistant entry (not pair-valid, but encode must still say what is there).
+    const { value } = aiSdkCodec.encode({ history: [history[0], history[2]] as typeof history });
+    expect(value.messages).toEqual([
+      { role: 'user', content: 'Search the web' },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'ws', toolName: 'web_search', output: { type: 'text', value: 'a' } }] },
+    ]);
+  });
 });

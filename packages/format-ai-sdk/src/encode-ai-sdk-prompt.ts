@@ -2,6 +2,8 @@ import type {
   ContentBlock,
   Conversation,
   EncodeResult,
+  FormatWarning,
+  HistoryEntry,
   JsonValue,
   MediaBlock,
   ProviderMetadata,
@@ -35,8 +37,13 @@ import { deriveReasoningOptions, deriveToolOutputType } from './derived-fields.j
 type AssistantPart = Exclude<AiSdkAssistantMessage['content'], string>[number];
 type UserPart = AiSdkTextPart | AiSdkImagePart | AiSdkFilePart;
 
+/** Where losses are reported: a `LossCollector`, or the list one entry's losses are recorded in. */
+interface LossSink {
+  add(key: string, warning: FormatWarning): void;
+}
+
 /** Reports every `providerMetadata` key other than this codec's own as dropped. */
-function addForeignMetadata(losses: LossCollector, providerMetadata: ProviderMetadata | undefined, path: string): void {
+function addForeignMetadata(losses: LossSink, providerMetadata: ProviderMetadata | undefined, path: string): void {
   for (const key of Object.keys(providerMetadata ?? {})) {
     if (key === AI_SDK_METADATA_KEY) continue;
     losses.add(`metadata:${key}`, {
@@ -193,7 +200,7 @@ function encodeUserBlock(block: ContentBlock): UserPart | undefined {
  * are. Transcripts hold them (Claude Code records a blank text block before some thinking blocks); an AI SDK prompt's
  * own are kept (decode flags them).
  */
-function withoutBlankText(parts: AssistantPart[], losses: LossCollector, path: string): AssistantPart[] {
+function withoutBlankText(parts: AssistantPart[], losses: LossSink, path: string): AssistantPart[] {
   if (!parts.some(isBlankTextPart) || parts.every(isBlankTextPart)) return parts;
   losses.add('blank-text', {
     type: 'other',
@@ -256,77 +263,117 @@ function encodeTools(conversation: Conversation, losses: LossCollector): Record<
   return tools;
 }
 
+/** A loss one entry reported; its warning's path is relative to the entry (`.metadata`, `.blocks[0]`, or empty). */
+interface EntryLoss {
+  readonly key: string;
+  readonly warning: FormatWarning;
+}
+
 /**
- * Turns a canonical conversation into AI SDK prompt fields (see the codec for the mapping).
+ * What one entry contributes to the prompt, worked out from the entry alone. Where it goes depends only on the
+ * message before it: an entry marked as continuing an assistant message joins that message when it is one.
+ */
+export interface EncodedEntry {
+  /** The message the entry makes on its own. */
+  readonly message: AiSdkModelMessage;
+  /** Set for an entry marked as continuing an assistant message: the parts it appends to it. */
+  readonly continuation?: { readonly parts: readonly AssistantPart[]; readonly partOrder: string | undefined };
+  /** A tool entry's blocks that are not results, as a user message after the entry's own. */
+  readonly others?: AiSdkModelMessage;
+  /** Approval and custom parts decode kept, for the message the entry made or joined. */
+  readonly approvals: readonly StoredApproval[];
+  readonly losses: readonly EntryLoss[];
+}
+
+/**
+ * Encodes one history entry on its own (see {@link EncodedEntry}); nothing it returns is shared with the entry.
+ *
+ * @param entry - A valid history entry.
+ * @returns The entry's message, what it appends when it continues one, its approvals and its losses.
+ */
+export function encodeEntry(entry: HistoryEntry): EncodedEntry {
+  const losses: EntryLoss[] = [];
+  const sink: LossSink = { add: (key, warning) => losses.push({ key, warning }) };
+  const metadata = readAiSdkMetadata(entry.metadata);
+  const { providerMetadata, ...facts } = entry.metadata ?? {};
+  addForeignMetadata(sink, providerMetadata, '.metadata');
+  if (Object.keys(facts).length > 0) {
+    sink.add('entry-metadata', {
+      type: 'lossy',
+      message: `entry metadata (${Object.keys(facts).join(', ')}) has no place in a model message and was dropped`,
+      path: '.metadata',
+    });
+  }
+  entry.blocks.forEach((block, blockIndex) => addForeignMetadata(sink, block.providerMetadata, `.blocks[${blockIndex}]`));
+  const messageOptions = providerOptionsOf(metadata);
+  const continues = isFlagSet(metadata, 'continuesMessage');
+
+  if (entry.speaker === 'human') {
+    if (readStringField(metadata, 'role') === 'system') {
+      const text = entry.blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n');
+      return { message: { role: 'system', content: text, ...messageOptions }, approvals: [], losses };
+    }
+    const parts = entry.blocks.flatMap((block) => encodeUserBlock(block) ?? []);
+    return { message: { role: 'user', content: toContent(parts, metadata), ...messageOptions }, approvals: [], losses };
+  }
+
+  if (entry.speaker === 'ai') {
+    const encoded = entry.blocks.flatMap((block) => encodeAssistantBlock(block) ?? []);
+    const parts = isFlagSet(metadata, 'blankText') ? encoded : withoutBlankText(encoded, sink, '');
+    return {
+      message: { role: 'assistant', content: toContent(parts, metadata), ...messageOptions },
+      ...(continues ? { continuation: { parts, partOrder: undefined } } : {}),
+      approvals: readApprovals(metadata),
+      losses,
+    };
+  }
+
+  const results = entry.blocks.flatMap((block) => (block.type === 'tool_response' ? [encodeToolResult(block)] : []));
+  const others = entry.blocks.flatMap((block, blockIndex) => {
+    if (block.type === 'tool_response') return [];
+    sink.add('tool-entry-content', {
+      type: 'lossy',
+      message: `a ${block.type} block of a tool entry was moved to a user message after the tool message`,
+      path: `.blocks[${blockIndex}]`,
+    });
+    return encodeUserBlock(block) ?? [];
+  });
+  return {
+    message: { role: 'tool', content: results, ...messageOptions },
+    ...(continues ? { continuation: { parts: results, partOrder: readStringField(metadata, 'partOrder') } } : {}),
+    ...(others.length === 0 ? {} : { others: { role: 'user', content: others } }),
+    approvals: readApprovals(metadata),
+    losses,
+  };
+}
+
+/**
+ * Turns a canonical conversation into AI SDK prompt fields, each entry encoded by `encode`: {@link encodeEntry}, or
+ * a cache of its results (see `createAiSdkPromptEncoder`).
  *
  * @param conversation - A valid conversation; it is not modified.
+ * @param encode - Encodes one entry.
  * @returns The prompt fields and one warning per kind of loss.
  */
-export function encodeAiSdkPrompt(conversation: Conversation): EncodeResult<AiSdkPrompt> {
+export function encodeAiSdkPromptWith(conversation: Conversation, encode: (entry: HistoryEntry) => EncodedEntry): EncodeResult<AiSdkPrompt> {
   const losses = new LossCollector();
   addForeignMetadata(losses, conversation.providerMetadata, 'providerMetadata');
   const { system, systemMessages } = encodeSystem(conversation, losses);
   const messages: AiSdkModelMessage[] = [...systemMessages];
   // Tool approval parts kept by decode, by the index of the message they go back into (see `insertApprovals`).
   const approvals = new Map<number, readonly StoredApproval[]>();
-  const keepApprovals = (metadata: AiSdkMetadata | undefined) => {
-    const stored = readApprovals(metadata);
-    if (stored.length > 0) approvals.set(messages.length - 1, [...(approvals.get(messages.length - 1) ?? []), ...stored]);
-  };
 
   conversation.history.forEach((entry, entryIndex) => {
-    const entryPath = `history[${entryIndex}]`;
-    const metadata = readAiSdkMetadata(entry.metadata);
-    const { providerMetadata, ...facts } = entry.metadata ?? {};
-    addForeignMetadata(losses, providerMetadata, `${entryPath}.metadata`);
-    if (Object.keys(facts).length > 0) {
-      losses.add('entry-metadata', {
-        type: 'lossy',
-        message: `entry metadata (${Object.keys(facts).join(', ')}) has no place in a model message and was dropped`,
-        path: `${entryPath}.metadata`,
-      });
+    const encoded = encode(entry);
+    for (const { key, warning } of encoded.losses) losses.add(key, { ...warning, path: `history[${entryIndex}]${warning.path ?? ''}` });
+    const { continuation } = encoded;
+    if (continuation !== undefined && messages.at(-1)?.role === 'assistant') appendToAssistant(messages, continuation.parts, continuation.partOrder);
+    else messages.push(encoded.message);
+    if (encoded.approvals.length > 0) {
+      const index = messages.length - 1;
+      approvals.set(index, [...(approvals.get(index) ?? []), ...encoded.approvals]);
     }
-    entry.blocks.forEach((block, blockIndex) =>
-      addForeignMetadata(losses, block.providerMetadata, `${entryPath}.blocks[${blockIndex}]`),
-    );
-    const messageOptions = providerOptionsOf(metadata);
-    const last = messages.at(-1);
-    const continues = isFlagSet(metadata, 'continuesMessage') && last?.role === 'assistant';
-
-    if (entry.speaker === 'human') {
-      if (readStringField(metadata, 'role') === 'system') {
-        const text = entry.blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n');
-        messages.push({ role: 'system', content: text, ...messageOptions });
-        return;
-      }
-      const parts = entry.blocks.flatMap((block) => encodeUserBlock(block) ?? []);
-      messages.push({ role: 'user', content: toContent(parts, metadata), ...messageOptions });
-      return;
-    }
-
-    if (entry.speaker === 'ai') {
-      const encoded = entry.blocks.flatMap((block) => encodeAssistantBlock(block) ?? []);
-      const parts = isFlagSet(metadata, 'blankText') ? encoded : withoutBlankText(encoded, losses, entryPath);
-      if (continues) appendToAssistant(messages, parts, undefined);
-      else messages.push({ role: 'assistant', content: toContent(parts, metadata), ...messageOptions });
-      keepApprovals(metadata);
-      return;
-    }
-
-    const results = entry.blocks.flatMap((block) => (block.type === 'tool_response' ? [encodeToolResult(block)] : []));
-    const others = entry.blocks.flatMap((block, blockIndex) => {
-      if (block.type === 'tool_response') return [];
-      losses.add('tool-entry-content', {
-        type: 'lossy',
-        message: `a ${block.type} block of a tool entry was moved to a user message after the tool message`,
-        path: `${entryPath}.blocks[${blockIndex}]`,
-      });
-      return encodeUserBlock(block) ?? [];
-    });
-    if (continues) appendToAssistant(messages, results, readStringField(metadata, 'partOrder'));
-    else messages.push({ role: 'tool', content: results, ...messageOptions });
-    keepApprovals(metadata);
-    if (others.length > 0) messages.push({ role: 'user', content: others });
+    if (encoded.others !== undefined) messages.push(encoded.others);
   });
 
   for (const [index, stored] of approvals) insertApprovals(messages, index, stored);
@@ -339,7 +386,18 @@ export function encodeAiSdkPrompt(conversation: Conversation): EncodeResult<AiSd
   return { value, warnings: losses.toWarnings() };
 }
 
-interface StoredApproval {
+/**
+ * Turns a canonical conversation into AI SDK prompt fields (see the codec for the mapping).
+ *
+ * @param conversation - A valid conversation; it is not modified.
+ * @returns The prompt fields and one warning per kind of loss.
+ */
+export function encodeAiSdkPrompt(conversation: Conversation): EncodeResult<AiSdkPrompt> {
+  return encodeAiSdkPromptWith(conversation, encodeEntry);
+}
+
+/** An approval or custom part decode kept in an entry's metadata: it goes back after `before` of the message's other parts. */
+export interface StoredApproval {
   readonly before: number;
   readonly part: AiSdkToolApprovalRequestPart | AiSdkToolApprovalResponsePart | AiSdkCustomPart;
 }

@@ -1,4 +1,5 @@
 export { aiSdkCodec, createAiSdkCodec } from './ai-sdk-codec.js';
+export { createAiSdkPromptEncoder, type AiSdkPromptEncoder } from './ai-sdk-prompt-encoder.js';
 export { AI_SDK_METADATA_KEY } from './ai-sdk-provider-metadata.js';
 export {
   AI_SDK_MODEL_MESSAGES_FORMAT,

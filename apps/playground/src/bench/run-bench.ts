@@ -9,6 +9,7 @@ import { coldCliUnavailable, measureColdCli, type ColdCliTimes } from './measure
 import { measureOneMoreTurn, oneMoreTurnHistory, oneMoreTurnSizes } from './measure-one-more-turn.js';
 import { measureStrategyCalls, type StrategyCallTimes } from './measure-strategy-calls.js';
 import { replaySession, type ReplayMeasurement } from './replay-session.js';
+import { replayThroughMiddleware } from './measure-middleware-replay.js';
 import { measureTokenizationPass } from './tokenization-pass.js';
 
 /** The replay of median time among a row's runs, with every run's time. */
@@ -58,7 +59,7 @@ const megabytes = (bytes: number) => bytes / (1024 * 1024);
  * @param strategies - Strategies and presets measured.
  */
 export function countBenchSteps(sessions: number, strategies: number): number {
-  return sessions * (strategies + 1) + 2 * strategies + 1;
+  return sessions * (strategies + 2) + 2 * strategies + 1;
 }
 
 /**
@@ -75,8 +76,31 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
   const step = options.onStep ?? (() => undefined);
   const failures: string[] = [];
 
+  // The session replayed through the AI SDK middleware with nothing compressed: what the one-line adoption adds to each
+  // model call (prompt compared with the conversation's past, new messages decoded, the history encoded back). A short
+  // untimed replay first compiles the code; then `runs` replays, the one of median total reported.
+  const measureMiddleware = async (session: BenchSessions['sessions'][number]) => {
+    const replay = (maxCalls?: number) =>
+      replayThroughMiddleware({ session, createStrategy: createBaselineStrategy, tokenizer, contextWindow: baselineWindow, ...(maxCalls === undefined ? {} : { maxCalls }) });
+    await replay(10);
+    const measured: { readonly total: number; readonly calls: readonly number[] }[] = [];
+    for (let run = 0; run < Math.max(1, runs); run++) {
+      collectGarbage();
+      const { callOverheadMilliseconds: calls, error } = await replay();
+      if (error !== undefined) {
+        failures.push(`AI SDK middleware on ${session.label}: ${error}`);
+        return { error };
+      }
+      measured.push({ total: calls.reduce((sum, call) => sum + call, 0), calls });
+    }
+    const { calls } = [...measured].sort((a, b) => a.total - b.total)[Math.floor((measured.length - 1) / 2)] as (typeof measured)[number];
+    return { p50: quantile(calls, 0.5), p99: quantile(calls, 0.99) };
+  };
+
   const summaries: BenchSessionSummary[] = [];
   const replays = new Map<string, PairedReplay[]>();
+  /** Per session, the AI SDK middleware's per-call overhead in its run of median total (or why it failed). */
+  const middleware: ({ readonly p50: number; readonly p99: number } | { readonly error: string })[] = [];
   for (const [index, session] of sessions.entries()) {
     const first = measureTokenizationPass(session, tokenizer);
     const window = options.window ?? Math.min(largestDefaultWindow, Math.max(1, first.tokens));
@@ -111,6 +135,8 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
       step(`S${index + 1} ${strategy.name}`);
       await replayRuns(strategy.name, strategy.create, window);
     }
+    step(`S${index + 1} AI SDK middleware`);
+    middleware.push(await measureMiddleware(session));
     const tokenizationMs = median(passes.slice(1).length > 0 ? passes.slice(1) : passes);
     for (const [name, replay] of reportedReplays) {
       const list = replays.get(name) ?? [];
@@ -222,6 +248,26 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
       columns,
       rows: perSession((replay) => quantile(replay.turnOverheadMilliseconds, 0.99), benchGoals.turnOverheadP99),
     },
+    ...(['p50', 'p99'] as const).map(
+      (percentile): BenchFigure => ({
+        id: `middleware-overhead-${percentile}`,
+        title: `AI SDK middleware per model call (tokenizer excluded), nothing compressed, ${percentile}`,
+        unit: 'ms',
+        goal: percentile === 'p50' ? benchGoals.turnOverheadP50 : benchGoals.turnOverheadP99,
+        columns,
+        rows: [
+          {
+            name: 'createContextMiddleware',
+            cells: middleware.map((measured, index) => {
+              const goal = percentile === 'p50' ? benchGoals.turnOverheadP50 : benchGoals.turnOverheadP99;
+              return 'error' in measured
+                ? benchCell(columns[index] ?? '', null, goal, `failed: ${measured.error.split(':')[0] ?? 'error'}, see stderr`)
+                : benchCell(columns[index] ?? '', measured[percentile], goal);
+            }),
+          },
+        ],
+      }),
+    ),
     {
       id: 'characters-tokenized',
       title: 'characters tokenized ÷ characters in the session',

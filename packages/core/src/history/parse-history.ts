@@ -109,6 +109,9 @@ export function parseHistory(input: unknown, path = 'history'): readonly History
   return parseEntries(input, path);
 }
 
+/** The conversation's fields but its history (entries are validated one by one); built once, not on every call. */
+const conversationWithoutHistorySchema = conversationSchema.omit({ history: true });
+
 /**
  * Validates a conversation (system instructions, tool definitions and history) from untrusted input, e.g. a
  * `ctx.conversation.v1` JSON file, and returns a frozen copy.
@@ -122,7 +125,7 @@ export function parseConversation(input: unknown): Conversation {
     });
   }
   const { history, ...rest } = input as Record<string, unknown>;
-  const outer = validate(conversationSchema.omit({ history: true }), rest, '');
+  const outer = validate(conversationWithoutHistorySchema, rest, '');
   const issues = 'issues' in outer ? [...outer.issues] : [];
   let entries: readonly HistoryEntry[] = [];
   try {

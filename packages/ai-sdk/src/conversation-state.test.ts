@@ -1,0 +1,121 @@
+import { createTruncationStrategy } from '@ctx/strategy-truncation';
+import { createGptTokenizer } from '@ctx/tokenizer-gpt-tokenizer';
+import { aiSdkCodec, type AiSdkModelMessage, type AiSdkPrompt } from '@ctx/format-ai-sdk';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { InvalidFormatError, type Tokenizer } from '@ctx/core';
+import { ConversationState } from './conversation-state.js';
+
+let tokenizer: Tokenizer;
+beforeAll(async () => {
+  tokenizer = await createGptTokenizer();
+});
+
+/** A state whose window nothing here fills: what it sends is the prompt it was given, as the codec writes it. */
+function roomyState(): ConversationState {
+  return new ConversationState({ strategy: () => createTruncationStrategy(), contextWindow: 1_000_000, tokenizer, calibration: false });
+}
+
+/** The system string and messages the codec writes for a prompt (what the middleware sends on; tools go as they came). */
+function roundTrip(prompt: AiSdkPrompt): Pick<AiSdkPrompt, 'system' | 'messages'> {
+  const { system, messages } = aiSdkCodec.encode(aiSdkCodec.decode(prompt).conversation).value;
+  return { system, messages };
+}
+
+const sent = ({ system, messages }: AiSdkPrompt): Pick<AiSdkPrompt, 'system' | 'messages'> => ({ system, messages });
+
+const text = fc.constantFrom('Read a.ts', 'ok', 'Done.', 'ünïcødé', 'The tests pass.', '');
+
+/** A turn an app adds: a user message, an answer, a tool call answered by its result, or a system message. */
+const turn = fc.oneof(
+  text.map((value): AiSdkModelMessage[] => [{ role: 'user', content: value }]),
+  text.map((value): AiSdkModelMessage[] => [{ role: 'user', content: [{ type: 'text', text: value, providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } } }] }]),
+  text.map((value): AiSdkModelMessage[] => [{ role: 'assistant', content: value }]),
+  fc.tuple(text, fc.integer({ min: 0, max: 1_000_000 })).map(([value, seed]): AiSdkModelMessage[] => [
+    { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool-call', toolCallId: `c${seed}`, toolName: 'read', input: { path: value } }] },
+    { role: 'tool', content: [{ type: 'tool-result', toolCallId: `c${seed}`, toolName: 'read', output: { type: 'text', value: `${value}\n`.repeat(3) } }] },
+  ]),
+  text.map((value): AiSdkModelMessage[] => [{ role: 'system', content: `Mode: ${value}` }]),
+);
+
+/** What an app does between two calls. */
+const step = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('more' as const), turns: fc.array(turn, { minLength: 1, maxLength: 3 }) }) },
+  fc.record({ kind: fc.constant('edit' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('copy' as const) }),
+  fc.record({ kind: fc.constant('same' as const) }),
+  fc.record({ kind: fc.constant('system' as const), system: fc.option(text, { nil: undefined }) }),
+  fc.record({ kind: fc.constant('tools' as const), described: fc.boolean() }),
+);
+
+describe('ConversationState', () => {
+  it('should send every prompt as the codec writes it, rebuilding exactly when an earlier message changed', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(turn, { maxLength: 3 }), fc.array(step, { minLength: 1, maxLength: 10 }), async (start, steps) => {
+        const state = roomyState();
+        let prompt: AiSdkPrompt = { system: 'You are terse.', messages: start.flat() };
+        let seen: readonly AiSdkModelMessage[] | undefined;
+        for (const change of [{ kind: 'same' as const }, ...steps]) {
+          const messages = prompt.messages;
+          if (change.kind === 'more') prompt = { ...prompt, messages: [...messages, ...change.turns.flat()] };
+          else if (change.kind === 'edit' && messages.length > 0) {
+            const at = change.at % messages.length;
+            const edited: AiSdkModelMessage = { role: 'user', content: `edited ${JSON.stringify(messages[at])}` };
+            prompt = { ...prompt, messages: messages.map((message, index) => (index === at ? edited : message)) };
+          } else if (change.kind === 'copy') prompt = structuredClone(prompt);
+          else if (change.kind === 'system') prompt = { ...(change.system === undefined ? {} : { system: change.system }), messages, ...(prompt.tools === undefined ? {} : { tools: prompt.tools }) };
+          else if (change.kind === 'tools') prompt = { ...prompt, tools: { read: { ...(change.described ? { description: 'Reads a file' } : {}), inputSchema: { type: 'object' } } } };
+          const result = await state.compress(prompt);
+          expect(sent(result.prompt)).toEqual(roundTrip(prompt));
+          const extendsSeen =
+            seen !== undefined && seen.length <= prompt.messages.length && JSON.stringify(prompt.messages.slice(0, seen.length)) === JSON.stringify(seen);
+          expect(result.rebuilt).toBe(!extendsSeen);
+          seen = structuredClone(prompt.messages);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('should see a message the app edited in place after the call, and rebuild from the prompt', async () => {
+    const state = roomyState();
+    const messages: { role: 'user' | 'assistant'; content: string }[] = [
+      { role: 'user', content: 'Read a.ts' },
+      { role: 'assistant', content: 'It exports a.' },
+    ];
+    expect((await state.compress({ messages })).rebuilt).toBe(true);
+    messages[0]!.content = 'Read b.ts';
+    messages.push({ role: 'user', content: 'And now?' });
+    const result = await state.compress({ messages });
+    expect(result.rebuilt).toBe(true);
+    expect(result.prompt.messages[0]).toEqual({ role: 'user', content: 'Read b.ts' });
+  });
+
+  it('should carry a system message added mid-conversation as the whole prompt decodes it, without a rebuild', async () => {
+    const state = roomyState();
+    const first: AiSdkModelMessage[] = [
+      { role: 'system', content: 'You are terse.' },
+      { role: 'user', content: 'Hi' },
+    ];
+    await state.compress({ messages: first });
+    const later: AiSdkPrompt = { messages: [...first, { role: 'assistant', content: 'Hello.' }, { role: 'system', content: 'Answer in French.' }, { role: 'user', content: 'Why?' }] };
+    const result = await state.compress(later);
+    expect(result.rebuilt).toBe(false);
+    expect(sent(result.prompt)).toEqual(roundTrip(later));
+    expect(result.prompt.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'system', 'user']);
+  });
+
+  it('should refuse an invalid new message with InvalidFormatError and keep the state as it was', async () => {
+    const state = roomyState();
+    const first: AiSdkModelMessage[] = [{ role: 'user', content: 'Hi' }];
+    await state.compress({ messages: first });
+    const invalid = { messages: [...first, { role: 'assistant', content: 'Hello.' }, null] } as unknown as AiSdkPrompt;
+    await expect(state.compress(invalid)).rejects.toBeInstanceOf(InvalidFormatError);
+    const result = await state.compress({ messages: [...first, { role: 'assistant', content: 'Hello.' }] });
+    expect(result.rebuilt).toBe(false);
+    expect(result.prompt.messages).toEqual([
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Hello.' },
+    ]);
+  });
+});
