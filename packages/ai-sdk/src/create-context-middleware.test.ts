@@ -337,6 +337,30 @@ describe('createContextMiddleware', () => {
     expect(out.prompt).toEqual(prompt);
   });
 
+  it('should hand the model the same frozen messages for the unchanged past on the next call, as a fresh conversion writes them', async () => {
+    const { middleware } = middlewareWith();
+    const model = { specificationVersion: 'v3' } as const;
+    const past: LanguageModelPromptMessage[] = [
+      { role: 'system', content: 'You are terse.' },
+      { role: 'user', content: [{ type: 'text', text: 'Read a.ts' }] },
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: { path: 'a.ts' } }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read', output: { type: 'text', value: 'export const a = 1;' } }] },
+    ];
+    const next: LanguageModelPromptMessage[] = [...past, { role: 'assistant', content: [{ type: 'text', text: 'It exports a.' }] }, { role: 'user', content: [{ type: 'text', text: 'Thanks.' }] }];
+    const first = await middleware.transformParams({ type: 'generate', params: { prompt: past, providerOptions: conversation('frozen') }, model });
+    const second = await middleware.transformParams({ type: 'generate', params: { prompt: next, providerOptions: conversation('frozen') }, model });
+    expect(second.prompt).toEqual(next);
+    // The same objects as last time for the unchanged messages, frozen so that no one can change them in between.
+    for (const index of [1, 2, 3]) expect(second.prompt[index]).toBe(first.prompt[index]);
+    expect(Object.isFrozen(second.prompt[2])).toBe(true);
+    expect(Object.isFrozen(second.prompt[2]?.content)).toBe(true);
+    expect(Object.isFrozen((second.prompt[2]?.content as unknown[])[0])).toBe(true);
+    // A conversation seen for the first time converts every message anew, to the same prompt.
+    const fresh = await middlewareWith().middleware.transformParams({ type: 'generate', params: { prompt: next, providerOptions: conversation('fresh') }, model });
+    expect(fresh.prompt).toEqual(second.prompt);
+    expect(fresh.prompt[2]).not.toBe(second.prompt[2]);
+  });
+
   it("should round-trip AI SDK 7's custom and reasoning-file parts when nothing is due", async () => {
     const { middleware, reports } = middlewareWith();
     const prompt: LanguageModelPromptMessage[] = [

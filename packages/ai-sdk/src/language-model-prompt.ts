@@ -150,9 +150,14 @@ function messageFromCodec(message: AiSdkModelMessage, dialect: LanguageModelDial
   const kept = Object.isFrozen(message);
   const known = kept ? converted[dialect].get(message) : undefined;
   if (known !== undefined) return known;
-  const next: LanguageModelPromptMessage = { ...message, content: contentFromCodec(message.content, dialect) };
-  if (kept) converted[dialect].set(message, Object.freeze(next));
-  return next;
+  const content = contentFromCodec(message.content, dialect) as unknown[];
+  if (!kept) return { ...message, content };
+  // Handed out again on later calls, so frozen down to the parts (the encoder's own are frozen already; media, whose
+  // binary data cannot be frozen, never comes from a frozen message).
+  for (const part of content) Object.freeze(part);
+  const frozen: LanguageModelPromptMessage = Object.freeze({ ...message, content: Object.freeze(content) });
+  converted[dialect].set(message, frozen);
+  return frozen;
 }
 
 /** The language-model prompt for the codec's prompt fields (system string first, as a system message). */
