@@ -67,39 +67,63 @@ export function describeForeignMetadata(
   conversation: Conversation,
   options: DescribeForeignMetadataOptions,
 ): FormatWarning[] {
-  const dropped = new Map<string, DroppedKey>();
+  // Dropped keys in order of first occurrence, and found again by place, provider and key without building an id.
+  const dropped: DroppedKey[] = [];
+  const byPlace = new Map<Place, Map<string, Map<string, DroppedKey>>>();
+  // Where a key was first seen, written out only then: most blocks carry nothing foreign, or keys already seen.
+  const pathOf = (where: Place, index: number, blockIndex: number): string => {
+    switch (where) {
+      case places.conversation:
+        return '';
+      case places.system:
+        return `system[${index}]`;
+      case places.tool:
+        return `tools[${index}]`;
+      case places.entry:
+        return `history[${index}]`;
+      default:
+        return `history[${index}].blocks[${blockIndex}]`;
+    }
+  };
 
-  const visit = (providerMetadata: ProviderMetadata | undefined, path: string, where: Place) => {
+  const visit = (providerMetadata: ProviderMetadata | undefined, where: Place, index = 0, blockIndex = 0) => {
     if (providerMetadata === undefined) return;
-    for (const [provider, fields] of Object.entries(providerMetadata)) {
+    for (const provider of Object.keys(providerMetadata)) {
       if (provider === options.ownKey) continue;
-      for (const [key, value] of Object.entries(fields)) {
+      const fields = providerMetadata[provider] ?? {};
+      let byProvider = byPlace.get(where);
+      if (byProvider === undefined) byPlace.set(where, (byProvider = new Map<string, Map<string, DroppedKey>>()));
+      let byKey = byProvider.get(provider);
+      if (byKey === undefined) byProvider.set(provider, (byKey = new Map<string, DroppedKey>()));
+      for (const key of Object.keys(fields)) {
         if (key === LAYOUT_KEY) continue;
-        const id = `${provider}\u0000${key}\u0000${where[0]}`;
-        let entry = dropped.get(id);
+        let entry = byKey.get(key);
         if (entry === undefined) {
-          entry = { provider, key, where, count: 0, firstPath: path, fields: new Set() };
-          dropped.set(id, entry);
+          entry = { provider, key, where, count: 0, firstPath: pathOf(where, index, blockIndex), fields: new Set() };
+          byKey.set(key, entry);
+          dropped.push(entry);
         }
         entry.count++;
-        if (isJsonObject(value) && entry.fields.size <= maxFieldsNamed) {
+        const value = fields[key];
+        if (value !== undefined && isJsonObject(value) && entry.fields.size <= maxFieldsNamed) {
           for (const field of Object.keys(value)) entry.fields.add(field);
         }
       }
     }
   };
 
-  visit(conversation.providerMetadata, '', places.conversation);
-  conversation.system?.forEach((block, index) => visit(block.providerMetadata, `system[${index}]`, places.system));
-  conversation.tools?.forEach((tool, index) => visit(tool.providerMetadata, `tools[${index}]`, places.tool));
+  visit(conversation.providerMetadata, places.conversation);
+  conversation.system?.forEach((block, index) => visit(block.providerMetadata, places.system, index));
+  conversation.tools?.forEach((tool, index) => visit(tool.providerMetadata, places.tool, index));
   conversation.history.forEach((entry, entryIndex) => {
-    visit(entry.metadata?.providerMetadata, `history[${entryIndex}]`, places.entry);
-    entry.blocks.forEach((block, blockIndex) =>
-      visit(block.providerMetadata, `history[${entryIndex}].blocks[${blockIndex}]`, places.block),
-    );
+    visit(entry.metadata?.providerMetadata, places.entry, entryIndex);
+    const { blocks } = entry;
+    for (let blockIndex = 0; blockIndex < blocks.length; blockIndex++) {
+      visit((blocks[blockIndex] as (typeof blocks)[number]).providerMetadata, places.block, entryIndex, blockIndex);
+    }
   });
 
-  return [...dropped.values()].map((entry) => {
+  return dropped.map((entry) => {
     const names = [...entry.fields];
     const fields =
       names.length === 0

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findLoneSurrogates, loneSurrogateWarning, repairLoneSurrogates } from './lone-surrogates.js';
+import { findLoneSurrogates, hasLoneSurrogate, loneSurrogateWarning, repairLoneSurrogates } from './lone-surrogates.js';
 import { deepFreeze } from './testing.js';
 
 const loneHigh = 'cut \uD83D';
@@ -44,5 +45,44 @@ describe('loneSurrogateWarning', () => {
     expect(warning.message).toContain('m[0], m[1], m[2]');
     expect(warning.message).not.toContain('m[5]');
     expect(warning.message).toContain('U+FFFD');
+  });
+});
+
+describe('hasLoneSurrogate', () => {
+  /** Text of ASCII, other BMP characters and surrogate halves in any order (pairs, lone highs, lone lows). */
+  const text = fc
+    .array(fc.constantFrom('a', ' ', 'é', '→', '\uD83D', '\uDE00', '\uD800', '\uDFFF', '\uDBFF\uDC00'), { maxLength: 12 })
+    .map((units) => units.join(''));
+  const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+  it('should answer what the lookaround pattern answers, for any mix of surrogate halves', () => {
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(hasLoneSurrogate(value)).toBe(loneSurrogate.test(value));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('should find and repair exactly the strings and keys the pattern flags, at any depth', () => {
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.constant(null), fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(text, tie('value'), { maxKeys: 3 })),
+    })).value;
+    fc.assert(
+      fc.property(json, (value) => {
+        const strings: string[] = [];
+        JSON.stringify(value, (key, item: unknown) => {
+          strings.push(key);
+          if (typeof item === 'string') strings.push(item);
+          return item;
+        });
+        const flagged = strings.some((item) => loneSurrogate.test(item));
+        expect(findLoneSurrogates(value).length > 0).toBe(flagged);
+        const { value: repaired, repairedPaths } = repairLoneSurrogates(value);
+        expect(repairedPaths.length > 0).toBe(flagged);
+        if (!flagged) expect(repaired).toBe(value);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
