@@ -54,6 +54,14 @@ describe('isSameValue', () => {
     expect(isSameValue({ data: 'AQID', url: 'https://example.com/a.png', buffer: {} }, snapshot)).toBe(false);
   });
 
+  it("should copy a Buffer's bytes, so a change to the Buffer after the snapshot shows", () => {
+    const data = Buffer.from([1, 2, 3]);
+    const snapshot = snapshotValue({ data });
+    data[0] = 9;
+    expect(isSameValue({ data }, snapshot)).toBe(false);
+    expect(isSameValue({ data: Buffer.from([1, 2, 3]) }, snapshot)).toBe(true);
+  });
+
   it('should treat a property set to undefined as absent, as a prompt does, and see a property moved or renamed', () => {
     expect(isSameValue({ role: 'user', content: 'hi', providerOptions: undefined }, snapshotValue({ role: 'user', content: 'hi' }))).toBe(true);
     expect(isSameValue({ content: 'hi', role: 'user' }, snapshotValue({ role: 'user', content: 'hi' }))).toBe(false);

@@ -25,7 +25,7 @@ class UrlSnapshot {
 class RecordSnapshot {
   constructor(
     readonly keys: readonly string[],
-    readonly values: readonly unknown[],
+    readonly values: readonly Snapshot[],
   ) {}
 }
 
@@ -43,7 +43,8 @@ export type Snapshot = string | number | boolean | bigint | symbol | null | unde
 export function snapshotValue(value: unknown): Snapshot {
   if (typeof value !== 'object' || value === null) return value as Snapshot;
   if (Array.isArray(value)) return value.map(snapshotValue);
-  if (value instanceof Uint8Array) return new BytesSnapshot('uint8array', value.slice());
+  // A copy of the bytes (a Node `Buffer`'s own `slice` would share them).
+  if (value instanceof Uint8Array) return new BytesSnapshot('uint8array', new Uint8Array(value));
   if (value instanceof ArrayBuffer) return new BytesSnapshot('arraybuffer', new Uint8Array(value.slice(0)));
   if (value instanceof URL) return new UrlSnapshot(value.href);
   const keys: string[] = [];
@@ -97,7 +98,7 @@ export function isSameValue(value: unknown, snapshot: Snapshot): boolean {
     if (!Object.hasOwn(value, key)) continue;
     const item = (value as Record<string, unknown>)[key];
     if (item === undefined) continue;
-    if (keys[position] !== key || !isSameValue(item, values[position] as Snapshot)) return false;
+    if (keys[position] !== key || !isSameValue(item, values[position])) return false;
     position++;
   }
   return position === keys.length;
