@@ -26,6 +26,30 @@ if ((mode !== 'save' && mode !== 'check') || file === undefined) {
   process.exit(2);
 }
 
+/** The fingerprints `save` wrote, read before the minute of replays: a wrong file fails at once, in one line. */
+function readSaved(path) {
+  let text;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    console.error(`output-fingerprints: cannot read ${path} (${error.code ?? error.message}); write it first with \`save ${path}\``);
+    process.exit(2);
+  }
+  let saved;
+  try {
+    saved = JSON.parse(text);
+  } catch (error) {
+    console.error(`output-fingerprints: ${path} is not what \`save\` writes (expected JSON; ${error.message.replace(/\s+/g, ' ')})`);
+    process.exit(2);
+  }
+  if (typeof saved !== 'object' || saved === null || Array.isArray(saved) || Object.values(saved).some((value) => typeof value !== 'string')) {
+    console.error(`output-fingerprints: ${path} is not what \`save\` writes (expected an object of fingerprint strings)`);
+    process.exit(2);
+  }
+  return saved;
+}
+const before = mode === 'check' ? readSaved(file) : undefined;
+
 const tokenizer = await createTokenizer('gpt-tokenizer');
 const noOptions = { plugin: [], set: [] };
 const strategies = [];
@@ -94,7 +118,6 @@ if (mode === 'save') {
   writeFileSync(file, `${JSON.stringify(fingerprints, null, 1)}\n`);
   console.log(`${Object.keys(fingerprints).length} fingerprints saved to ${file}`);
 } else {
-  const before = JSON.parse(readFileSync(file, 'utf8'));
   const changed = Object.keys(fingerprints).filter((key) => before[key] !== fingerprints[key]);
   const missing = Object.keys(before).filter((key) => !(key in fingerprints));
   console.log(`${Object.keys(fingerprints).length - changed.length} same, ${changed.length} changed${missing.length > 0 ? `, ${missing.length} no longer replayed` : ''}`);
