@@ -12,6 +12,7 @@ import {
   type TurnReport,
 } from '@ctx/core';
 import { anthropicMessagesCodec, validateAnthropicRequest } from '@ctx/format-anthropic';
+import { isSameEntryContent } from '@ctx/strategy-utils';
 import { openAIChatCodec, validateOpenAIRequest } from '@ctx/format-openai';
 import { restoreCacheBreakpoints, withoutMessageBreakpoints } from './cache-breakpoints.js';
 import { ConversationStore } from './conversation-store.js';
@@ -46,8 +47,11 @@ interface CompressionState {
   readonly history: HistoryService;
   readonly orchestrator: CompressionOrchestrator;
   readonly window: number;
-  /** Hashes of the client's entries the history was built from, to recognize a request that continues them. */
-  entryHashes: string[];
+  /**
+   * The client's entries the history was built from (breakpoints taken out), to recognize a request that continues
+   * them: compared by content, which costs a walk with string comparisons where hashing cost serializing every entry.
+   */
+  entries: readonly HistoryEntry[];
   /** Tokens (ours) of those entries as the client sent them. */
   originalTokens: number;
   /** The system instructions and tools the history holds, as JSON, to update them only when they change. */
@@ -140,6 +144,14 @@ function withoutEntryBreakpoints(entry: HistoryEntry): HistoryEntry {
 function startsWith(whole: readonly string[], prefix: readonly string[]): boolean {
   if (prefix.length > whole.length) return false;
   for (let index = 0; index < prefix.length; index += 1) if (whole[index] !== prefix[index]) return false;
+  return true;
+}
+
+function startsWithEntries(whole: readonly HistoryEntry[], prefix: readonly HistoryEntry[]): boolean {
+  if (prefix.length > whole.length) return false;
+  for (let index = 0; index < prefix.length; index += 1) {
+    if (!isSameEntryContent(whole[index] as HistoryEntry, prefix[index] as HistoryEntry)) return false;
+  }
   return true;
 }
 
@@ -237,7 +249,6 @@ export class RequestCompressor {
   private createCompression(
     conversation: Conversation,
     entries: readonly HistoryEntry[],
-    hashes: string[],
     window: number,
     overheadJson: string,
     model: unknown,
@@ -259,7 +270,7 @@ export class RequestCompressor {
       history,
       orchestrator,
       window,
-      entryHashes: hashes,
+      entries,
       originalTokens: this.options.tokenCounter.countEntries(entries),
       overheadJson,
       rewritten: false,
@@ -276,15 +287,14 @@ export class RequestCompressor {
   ): Promise<CompressedRequest> {
     const counter = this.options.tokenCounter;
     const entries = conversation.history.map(withoutEntryBreakpoints);
-    const hashes = entries.map((entry) => hashText(JSON.stringify(entry)));
     const overheadJson = JSON.stringify([conversation.system ?? [], conversation.tools ?? []]);
     let compression = track && !this.options.stateless ? state.compression : undefined;
-    if (compression !== undefined && (compression.window !== window || !startsWith(hashes, compression.entryHashes))) {
+    if (compression !== undefined && (compression.window !== window || !startsWithEntries(entries, compression.entries))) {
       compression.orchestrator.dispose();
       compression = undefined;
     }
     if (compression !== undefined) {
-      const added = entries.slice(compression.entryHashes.length);
+      const added = entries.slice(compression.entries.length);
       try {
         if (compression.overheadJson !== overheadJson) {
           compression.history.setSystem(conversation.system ?? []);
@@ -292,7 +302,7 @@ export class RequestCompressor {
           compression.overheadJson = overheadJson;
         }
         if (added.length > 0) compression.history.addAll(added);
-        compression.entryHashes = hashes;
+        compression.entries = entries;
         compression.originalTokens += counter.countEntries(added);
       } catch {
         // A continuation the history refuses (e.g. a tool result whose call was compacted away): start again.
@@ -300,7 +310,7 @@ export class RequestCompressor {
         compression = undefined;
       }
     }
-    compression ??= this.createCompression(conversation, entries, hashes, window, overheadJson, request.model);
+    compression ??= this.createCompression(conversation, entries, window, overheadJson, request.model);
     if (track && !this.options.stateless) state.compression = compression;
 
     let report: TurnReport;
