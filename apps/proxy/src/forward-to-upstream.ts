@@ -19,8 +19,11 @@ export interface ForwardOptions {
   readonly upstream: URL;
   /** The client's request: method, path, query and headers are forwarded; its signal aborts the upstream call. */
   readonly request: Request;
-  /** The body to send: the client's own stream when unchanged, or the compressed JSON. */
-  readonly body: ReadableStream<Uint8Array> | string | null;
+  /**
+   * The body to send: the client's own stream, or a body the proxy holds — the bytes it read (a request sent on
+   * unchanged) or the compressed JSON.
+   */
+  readonly body: ReadableStream<Uint8Array> | Uint8Array | string | null;
   /** The dialect error responses are written in. */
   readonly dialect: ProviderDialect;
   /** Milliseconds to wait for the upstream's response headers before answering 504. */
@@ -99,15 +102,17 @@ export async function forwardToUpstream(options: ForwardOptions): Promise<Respon
   if (request.signal.aborted) abortFromClient();
   else request.signal.addEventListener('abort', abortFromClient, { once: true });
   const hasBody = options.body !== null && request.method !== 'GET' && request.method !== 'HEAD';
+  // A body the proxy holds is sent from memory (and again on a retry); fetch sets its length.
+  const held = typeof options.body === 'string' || options.body instanceof Uint8Array;
   const send = () =>
     fetch(upstreamUrl(options.upstream, request.url), {
       method: request.method,
-      headers: forwardedRequestHeaders(request.headers, typeof options.body === 'string'),
+      headers: forwardedRequestHeaders(request.headers, held),
       body: hasBody ? options.body : null,
       signal: controller.signal,
       redirect: 'manual',
       // Required by Node's fetch to send a stream as the body.
-      ...(hasBody && typeof options.body !== 'string' ? { duplex: 'half' } : {}),
+      ...(hasBody && !held ? { duplex: 'half' } : {}),
     });
   let upstream: Response;
   try {
@@ -116,7 +121,7 @@ export async function forwardToUpstream(options: ForwardOptions): Promise<Respon
     } catch (error) {
       // A kept-alive connection the upstream closed just as it was reused fails before anything was answered: a
       // body the proxy holds (not a client stream) is sent once more, on a new connection.
-      const replayable = typeof options.body === 'string' || !hasBody;
+      const replayable = held || !hasBody;
       if (!replayable || controller.signal.aborted || !retriedSocketErrors.has(causeCode(error))) throw error;
       upstream = await send();
     }

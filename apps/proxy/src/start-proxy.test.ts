@@ -97,6 +97,16 @@ describe('startProxy', () => {
     expect(upstream.received[0]?.headers['x-ctx-conversation']).toBeUndefined();
   });
 
+  it('should send a request it does not compress on as the very bytes it received, not decoded and encoded again', async () => {
+    const upstream = await upstreamWith();
+    const proxy = await start({ upstream });
+    // Not valid UTF-8 (0xff 0xfe): decoded, it reads as two replacement characters; the upstream must get the bytes.
+    const bytes = Buffer.concat([Buffer.from('{"model": "claude-sonnet-4-5", "note": "'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    const response = await fetch(`${proxy.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bytes });
+    expect(response.status).toBe(200);
+    expect(upstream.received[0]?.body.equals(bytes)).toBe(true);
+  });
+
   it('should pass a streamed response through chunk by chunk, in order, without buffering', async () => {
     let releaseSecond: () => void = () => undefined;
     const secondAllowed = new Promise<void>((resolve) => {
