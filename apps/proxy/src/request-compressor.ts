@@ -12,8 +12,8 @@ import {
   type TurnReport,
 } from '@ctx/core';
 import { anthropicMessagesCodec, validateAnthropicRequest } from '@ctx/format-anthropic';
-import { isSameEntryContent } from '@ctx/strategy-utils';
 import { openAIChatCodec, validateOpenAIRequest } from '@ctx/format-openai';
+import { isSameEntryContent } from '@ctx/strategy-utils';
 import { restoreCacheBreakpoints, withoutMessageBreakpoints } from './cache-breakpoints.js';
 import { ConversationStore } from './conversation-store.js';
 import { lookUpModelWindow } from './model-windows.js';

@@ -3,6 +3,7 @@ import { decodeClaudeCodeSession } from '@ctx/format-claude-code';
 import { corpusExists, readCorpusText } from '@ctx/format-utils/testing';
 import { describe, expect, it } from 'vitest';
 import { aiSdkCodec } from './ai-sdk-codec.js';
+import { createAiSdkPromptEncoder } from './ai-sdk-prompt-encoder.js';
 import { validateAiSdkMessages } from './validate-ai-sdk-messages.js';
 
 if (!corpusExists) console.warn('Skipping AI SDK corpus tests: corpus not found (set CTX_CORPUS)');
@@ -84,5 +85,23 @@ describe.skipIf(!corpusExists)('aiSdkCodec on real Claude Code histories', () =>
     );
     expect(signatures.length).toBeGreaterThan(5);
     expect(sent).toEqual(signatures);
+  });
+
+  it('should encode the large session turn by turn with createAiSdkPromptEncoder exactly as aiSdkCodec.encode does', () => {
+    // As a conversation state sends it: the history grows a turn at a time, and a compaction now and then replaces
+    // the oldest half by a summary (every later entry moves to a new index, which its warnings must name).
+    const source = readClaudeCodeConversation(sessions.large);
+    const encoder = createAiSdkPromptEncoder();
+    const summary = parseConversation({ history: [{ speaker: 'human', blocks: [{ type: 'text', text: 'Summary of the earlier work.' }] }] }).history;
+    let dropped = 0;
+    let calls = 0;
+    for (let end = 1; end <= source.history.length; end++) {
+      if (end < source.history.length && source.history[end]?.speaker !== 'ai') continue;
+      if (calls > 0 && calls % 40 === 0) dropped = Math.floor(end / 2);
+      calls++;
+      const conversation = { ...source, history: [...(dropped === 0 ? [] : summary), ...source.history.slice(dropped, end)] };
+      expect(encoder.encode(conversation), `call ${calls}`).toEqual(aiSdkCodec.encode(conversation));
+    }
+    expect(calls).toBeGreaterThan(100);
   });
 });

@@ -48,6 +48,37 @@ describe('openAIChatCodec ↔ anthropicMessagesCodec', () => {
       expect(warnings.filter((warning) => warning.message.includes('thinking'))).toHaveLength(thinkingBlocks.length);
     });
 
+    it('should name each Anthropic metadata key of a Claude Code session it drops once, with how many entries or blocks held it and where first', () => {
+      let named = 0;
+      for (const file of sessions) {
+        const { conversation } = anthropicMessagesCodec.decode({ messages: readClaudeCodeMessages(file).map(({ message }) => message) });
+        // Counted here the plain way: every entry's and block's Anthropic keys, in history order (layout markers say
+        // only how Anthropic laid a value out, and are dropped silently).
+        const expected = new Map<string, { count: number; first: string }>();
+        const note = (keys: readonly string[], place: string, path: string) => {
+          for (const key of keys.filter((name) => name !== 'layout')) {
+            const found = expected.get(`${key} ${place}`);
+            if (found === undefined) expected.set(`${key} ${place}`, { count: 1, first: path });
+            else found.count++;
+          }
+        };
+        conversation.history.forEach((entry, index) => {
+          note(Object.keys(entry.metadata?.providerMetadata?.anthropic ?? {}), 'entr', `history[${index}]`);
+          entry.blocks.forEach((block, blockIndex) => note(Object.keys(block.providerMetadata?.anthropic ?? {}), 'block', `history[${index}].blocks[${blockIndex}]`));
+        });
+        const dropped = openAIChatCodec
+          .encode(conversation)
+          .warnings.filter((warning) => warning.message.startsWith('anthropic.'))
+          .map((warning) => {
+            const [, key, count, place] = /^anthropic\.(\S+)(?: \(.*\))? on (\d+) (entr|block)/.exec(warning.message) ?? [];
+            return [`${key} ${place}`, { count: Number(count), first: warning.path }] as const;
+          });
+        expect(new Map(dropped), file).toEqual(expected);
+        named += dropped.length;
+      }
+      expect(named).toBeGreaterThan(10);
+    });
+
     it('should encode every OpenAI trajectory as a valid Anthropic request', () => {
       expect(trajectories.length).toBeGreaterThanOrEqual(7);
       for (const file of trajectories) {

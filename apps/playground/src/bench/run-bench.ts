@@ -66,8 +66,10 @@ export function countBenchSteps(sessions: number, strategies: number): number {
  * Runs every measure of issue 18 side by side: each session replayed `runs` times with each strategy and with nothing
  * compressed (the baseline row, with a window no session reaches: what every replay costs before any strategy works),
  * a tokenization pass of the same session measured before each replay so both see the same machine; each row reports
- * its replay of median time, and ratios divide by the median pass. Then the strategies' own calls and one more turn on
- * the largest session, and cold processes. Nothing is asserted; figures are compared with their goals.
+ * its replay of median time, and ratios divide by the median pass. Each session is also replayed through the AI SDK
+ * middleware with nothing compressed (the time inside the middleware per model call). Then the strategies' own calls
+ * and one more turn on the largest session, and cold processes. Nothing is asserted; figures are compared with their
+ * goals.
  */
 export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
   const { strategies, tokenizer, runs } = options;
