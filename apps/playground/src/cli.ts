@@ -160,7 +160,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     program
       .command('bench')
       .description(
-        "Replay the largest corpus sessions (or the given transcripts; the demo without either) entry by entry through the history service and orchestrator with every mechanical strategy and preset; print issue 18's figures (replay ÷ one tokenization pass, per-turn p50/p99, characters tokenized, optimize and compress, one more turn at 150/300/600 entries, cold CLI, memory), each beside its goal.",
+        "Replay the largest corpus sessions (or the given transcripts; the demo without either) entry by entry through the history service and orchestrator with every mechanical strategy and preset; print issue 18's figures (replay ÷ one tokenization pass, per-turn p50/p99, the AI SDK middleware per call, characters tokenized, optimize and compress, one more turn at 150/300/600 entries, cold CLI, memory), each beside its goal.",
       )
       .argument('[paths...]', 'transcript files or directories (default: the largest sessions of ../shared/corpus or CTX_CORPUS)')
       .option('--strategies <names>', 'comma-separated strategy names (default: every known strategy, or none with --presets)')

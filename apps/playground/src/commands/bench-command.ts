@@ -53,8 +53,9 @@ async function selectBenchStrategies(options: BenchCommandOptions): Promise<{ me
  * `ctx bench [paths…]`: replays the largest corpus sessions (or the given transcripts, or the demo transcript when
  * there is no corpus) entry by entry through the history service and the orchestrator with every mechanical strategy
  * and preset, and prints issue 18's figures — replay ÷ one tokenization pass, per-turn p50 / p99 with and without the
- * tokenizer, characters tokenized ÷ session characters, optimize and compress on the largest session (warm and
- * fresh, with the fresh compress's tokenizer share beside it), one more turn at 150 / 300 / 600 entries, cold CLI ÷ lower bound, peak memory — each beside its goal.
+ * tokenizer, the AI SDK middleware's time per model call, characters tokenized ÷ session characters, optimize and
+ * compress on the largest session (warm and fresh, with the fresh compress's tokenizer share beside it), one more turn
+ * at 150 / 300 / 600 entries, cold CLI ÷ lower bound, peak memory — each beside its goal.
  *
  * @returns 0, or 1 when a replay or measure failed (the report is still printed, the failure on stderr).
  * @throws `UsageError` for unknown strategies or presets (exit 2); `TranscriptLoadError` or `CliError` for paths that
