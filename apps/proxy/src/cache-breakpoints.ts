@@ -5,6 +5,8 @@
  * place, and at most four remain in the whole request, as the API requires.
  */
 
+import { isSameJsonText } from '@ctx/strategy-utils';
+
 type Json = unknown;
 type Block = Record<string, Json>;
 interface Message {
@@ -103,7 +105,7 @@ export function restoreCacheBreakpoints(
       original !== undefined &&
       Array.isArray(candidate.content) &&
       isEligible(candidate.content[breakpoint.blockIndex]) &&
-      JSON.stringify(candidate) === JSON.stringify(withoutMessageBreakpoints(original))
+      isSameJsonText(candidate, withoutMessageBreakpoints(original))
     ) {
       position = { message: target, block: breakpoint.blockIndex };
       exact = true;

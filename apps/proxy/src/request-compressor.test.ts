@@ -58,4 +58,26 @@ describe('RequestCompressor', () => {
     expect(next.body).toContain('value23 = \\"corrected\\"');
     expect(next.body).not.toContain('value23 = 23');
   });
+
+  it('should call the cache prefix kept when only the breakpoints moved, and broken when an earlier message changed', async () => {
+    const proxy = await compressor();
+    // Every message as a text block, as clients that set breakpoints write them; the breakpoint only on message `at`.
+    const withBreakpointOn = (messages: readonly Message[], at: number): Message[] =>
+      messages.map((message, index) => ({
+        ...message,
+        content: [{ type: 'text', text: message.content, ...(index === at ? { cache_control: { type: 'ephemeral' } } : {}) }],
+      }));
+    const opening: Message[] = [
+      { role: 'user', content: 'Plan the release.' },
+      { role: 'assistant', content: 'First the changelog.' },
+    ];
+    const first = await proxy.compress('anthropic', request(withBreakpointOn(opening, 0)), 'p');
+    expect(first.prefix).toBe('first');
+    // Nothing here needs compressing: each request goes out as it came, its breakpoint on its newest user message.
+    const longer: Message[] = [...opening, { role: 'user', content: 'Then?' }, { role: 'assistant', content: 'The tag.' }];
+    const moved = await proxy.compress('anthropic', request(withBreakpointOn(longer, 2)), 'p');
+    expect([moved.outcome, moved.prefix]).toEqual(['unchanged', 'kept']);
+    const edited = await proxy.compress('anthropic', request(withBreakpointOn([{ role: 'user', content: 'Plan the launch.' }, ...longer.slice(1)], 2)), 'p');
+    expect(edited.prefix).toBe('broken');
+  });
 });

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   ContextWindowExceededError,
   HistoryService,
@@ -13,7 +12,7 @@ import {
 } from '@ctx/core';
 import { anthropicMessagesCodec, validateAnthropicRequest } from '@ctx/format-anthropic';
 import { openAIChatCodec, validateOpenAIRequest } from '@ctx/format-openai';
-import { isSameEntryContent } from '@ctx/strategy-utils';
+import { isSameEntryContent, isSameJsonText } from '@ctx/strategy-utils';
 import { restoreCacheBreakpoints, withoutMessageBreakpoints } from './cache-breakpoints.js';
 import { ConversationStore } from './conversation-store.js';
 import { lookUpModelWindow } from './model-windows.js';
@@ -54,8 +53,8 @@ interface CompressionState {
   entries: readonly HistoryEntry[];
   /** Tokens (ours) of those entries as the client sent them. */
   originalTokens: number;
-  /** The system instructions and tools the history holds, as JSON, to update them only when they change. */
-  overheadJson: string;
+  /** The system instructions and tools the history holds, to update them only when they change. */
+  overhead: Overhead;
   /** True once any pass changed the history: from then on requests are sent from the history, not as they came. */
   rewritten: boolean;
 }
@@ -63,8 +62,12 @@ interface CompressionState {
 /** Everything kept per conversation. */
 interface ConversationState {
   compression: CompressionState | undefined;
-  /** Hashes of the messages last sent, for the cache-prefix stability figure. */
-  sentMessageHashes: string[] | undefined;
+  /**
+   * The messages last sent, without their breakpoints, for the cache-prefix stability figure. Kept as sent (the
+   * request as parsed, or as encoded from the history, whose strings the history holds anyway): nothing changes them
+   * once sent.
+   */
+  sentMessages: readonly unknown[] | undefined;
   /** Serializes the requests of one conversation. */
   queue: Promise<unknown>;
 }
@@ -120,9 +123,8 @@ export interface CompressOptions {
   readonly track?: boolean;
 }
 
-function hashText(text: string): string {
-  return createHash('sha1').update(text).digest('base64');
-}
+/** A conversation's system instructions and tools. */
+type Overhead = readonly [Conversation['system'], Conversation['tools']];
 
 /** The entry without the `cache_control` breakpoints clients move from request to request. */
 function withoutEntryBreakpoints(entry: HistoryEntry): HistoryEntry {
@@ -141,9 +143,10 @@ function withoutEntryBreakpoints(entry: HistoryEntry): HistoryEntry {
   };
 }
 
-function startsWith(whole: readonly string[], prefix: readonly string[]): boolean {
+/** Whether `whole` begins with messages that serialize as those of `prefix` do. */
+function startsWithMessages(whole: readonly unknown[], prefix: readonly unknown[]): boolean {
   if (prefix.length > whole.length) return false;
-  for (let index = 0; index < prefix.length; index += 1) if (whole[index] !== prefix[index]) return false;
+  for (let index = 0; index < prefix.length; index += 1) if (!isSameJsonText(whole[index], prefix[index])) return false;
   return true;
 }
 
@@ -204,10 +207,10 @@ export class RequestCompressor {
    */
   async compress(dialect: ProviderDialect, request: JsonRecord, key: string, options: CompressOptions = {}): Promise<CompressedRequest> {
     const track = options.track ?? true;
-    if (!track) return this.compressOnce(dialect, request, { compression: undefined, sentMessageHashes: undefined, queue: Promise.resolve() }, false);
+    if (!track) return this.compressOnce(dialect, request, { compression: undefined, sentMessages: undefined, queue: Promise.resolve() }, false);
     let state = this.store.get(key);
     if (state === undefined) {
-      state = { compression: undefined, sentMessageHashes: undefined, queue: Promise.resolve() };
+      state = { compression: undefined, sentMessages: undefined, queue: Promise.resolve() };
       this.store.set(key, state);
     }
     const current = state;
@@ -250,7 +253,7 @@ export class RequestCompressor {
     conversation: Conversation,
     entries: readonly HistoryEntry[],
     window: number,
-    overheadJson: string,
+    overhead: Overhead,
     model: unknown,
   ): CompressionState {
     const history = new HistoryService({
@@ -272,7 +275,7 @@ export class RequestCompressor {
       window,
       entries,
       originalTokens: this.options.tokenCounter.countEntries(entries),
-      overheadJson,
+      overhead,
       rewritten: false,
     };
   }
@@ -287,7 +290,7 @@ export class RequestCompressor {
   ): Promise<CompressedRequest> {
     const counter = this.options.tokenCounter;
     const entries = conversation.history.map(withoutEntryBreakpoints);
-    const overheadJson = JSON.stringify([conversation.system ?? [], conversation.tools ?? []]);
+    const overhead: Overhead = [conversation.system ?? [], conversation.tools ?? []];
     let compression = track && !this.options.stateless ? state.compression : undefined;
     if (compression !== undefined && (compression.window !== window || !startsWithEntries(entries, compression.entries))) {
       compression.orchestrator.dispose();
@@ -296,10 +299,10 @@ export class RequestCompressor {
     if (compression !== undefined) {
       const added = entries.slice(compression.entries.length);
       try {
-        if (compression.overheadJson !== overheadJson) {
+        if (!isSameJsonText(compression.overhead, overhead)) {
           compression.history.setSystem(conversation.system ?? []);
           compression.history.setTools(conversation.tools ?? []);
-          compression.overheadJson = overheadJson;
+          compression.overhead = overhead;
         }
         if (added.length > 0) compression.history.addAll(added);
         compression.entries = entries;
@@ -310,7 +313,7 @@ export class RequestCompressor {
         compression = undefined;
       }
     }
-    compression ??= this.createCompression(conversation, entries, window, overheadJson, request.model);
+    compression ??= this.createCompression(conversation, entries, window, overhead, request.model);
     if (track && !this.options.stateless) state.compression = compression;
 
     let report: TurnReport;
@@ -382,12 +385,11 @@ export class RequestCompressor {
 
   /** Compares the messages about to be sent with the conversation's previous request, and remembers them. */
   private notePrefix(state: ConversationState, sent: JsonRecord, compacted: boolean): CompressedRequest['prefix'] {
-    const messages = Array.isArray(sent.messages) ? (sent.messages as JsonRecord[]) : [];
-    const hashes = messages.map((message) => hashText(JSON.stringify(withoutMessageBreakpoints(message))));
-    const previous = state.sentMessageHashes;
-    state.sentMessageHashes = hashes;
+    const messages = Array.isArray(sent.messages) ? (sent.messages as JsonRecord[]).map((message) => withoutMessageBreakpoints(message)) : [];
+    const previous = state.sentMessages;
+    state.sentMessages = messages;
     if (previous === undefined) return 'first';
-    if (startsWith(hashes, previous)) return 'kept';
+    if (startsWithMessages(messages, previous)) return 'kept';
     return compacted ? 'broken-by-compaction' : 'broken';
   }
 }

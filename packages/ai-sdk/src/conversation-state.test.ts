@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidFormatError, type Tokenizer } from '@ctx/core';
 import { ConversationState } from './conversation-state.js';
+import { sourceOfAiSdkPrompt } from './prompt-source.js';
 
 let tokenizer: Tokenizer;
 beforeAll(async () => {
@@ -65,7 +66,7 @@ describe('ConversationState', () => {
           } else if (change.kind === 'copy') prompt = structuredClone(prompt);
           else if (change.kind === 'system') prompt = { ...(change.system === undefined ? {} : { system: change.system }), messages, ...(prompt.tools === undefined ? {} : { tools: prompt.tools }) };
           else if (change.kind === 'tools') prompt = { ...prompt, tools: { read: { ...(change.described ? { description: 'Reads a file' } : {}), inputSchema: { type: 'object' } } } };
-          const result = await state.compress(prompt);
+          const result = await state.compress(sourceOfAiSdkPrompt(prompt));
           expect(sent(result.prompt)).toEqual(roundTrip(prompt));
           const extendsSeen =
             seen !== undefined && seen.length <= prompt.messages.length && JSON.stringify(prompt.messages.slice(0, seen.length)) === JSON.stringify(seen);
@@ -83,10 +84,10 @@ describe('ConversationState', () => {
       { role: 'user', content: 'Read a.ts' },
       { role: 'assistant', content: 'It exports a.' },
     ];
-    expect((await state.compress({ messages })).rebuilt).toBe(true);
+    expect((await state.compress(sourceOfAiSdkPrompt({ messages }))).rebuilt).toBe(true);
     messages[0]!.content = 'Read b.ts';
     messages.push({ role: 'user', content: 'And now?' });
-    const result = await state.compress({ messages });
+    const result = await state.compress(sourceOfAiSdkPrompt({ messages }));
     expect(result.rebuilt).toBe(true);
     expect(result.prompt.messages[0]).toEqual({ role: 'user', content: 'Read b.ts' });
   });
@@ -97,9 +98,9 @@ describe('ConversationState', () => {
       { role: 'system', content: 'You are terse.' },
       { role: 'user', content: 'Hi' },
     ];
-    await state.compress({ messages: first });
+    await state.compress(sourceOfAiSdkPrompt({ messages: first }));
     const later: AiSdkPrompt = { messages: [...first, { role: 'assistant', content: 'Hello.' }, { role: 'system', content: 'Answer in French.' }, { role: 'user', content: 'Why?' }] };
-    const result = await state.compress(later);
+    const result = await state.compress(sourceOfAiSdkPrompt(later));
     expect(result.rebuilt).toBe(false);
     expect(sent(result.prompt)).toEqual(roundTrip(later));
     expect(result.prompt.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'system', 'user']);
@@ -108,10 +109,12 @@ describe('ConversationState', () => {
   it('should refuse an invalid new message with InvalidFormatError and keep the state as it was', async () => {
     const state = roomyState();
     const first: AiSdkModelMessage[] = [{ role: 'user', content: 'Hi' }];
-    await state.compress({ messages: first });
+    await state.compress(sourceOfAiSdkPrompt({ messages: first }));
     const invalid = { messages: [...first, { role: 'assistant', content: 'Hello.' }, null] } as unknown as AiSdkPrompt;
-    await expect(state.compress(invalid)).rejects.toBeInstanceOf(InvalidFormatError);
-    const result = await state.compress({ messages: [...first, { role: 'assistant', content: 'Hello.' }] });
+    const refused = state.compress(sourceOfAiSdkPrompt(invalid));
+    await expect(refused).rejects.toBeInstanceOf(InvalidFormatError);
+    await expect(refused).rejects.toThrow(/messages\[2\]/);
+    const result = await state.compress(sourceOfAiSdkPrompt({ messages: [...first, { role: 'assistant', content: 'Hello.' }] }));
     expect(result.rebuilt).toBe(false);
     expect(result.prompt.messages).toEqual([
       { role: 'user', content: 'Hi' },

@@ -1,6 +1,7 @@
 import {
   createCompressionOrchestrator,
   HistoryService,
+  InvalidFormatError,
   type CompressionOrchestrator,
   type CompressionStrategy,
   type HistoryEntry,
@@ -8,6 +9,7 @@ import {
 } from '@ctx/core';
 import { aiSdkCodec, createAiSdkPromptEncoder, type AiSdkPrompt } from '@ctx/format-ai-sdk';
 import type { ContextOptions } from './context-options.js';
+import type { PromptSource } from './prompt-source.js';
 import { isSameValue, snapshotValue, type Snapshot } from './message-snapshot.js';
 
 /** The result of one {@link ConversationState.compress}. */
@@ -38,8 +40,7 @@ export class ConversationState {
   /** The messages seen so far (snapshots), and how many history entries they decoded to. */
   private seen: Snapshot[] = [];
   private seenEntries = 0;
-  private seenSystem: Snapshot;
-  private seenTools: Snapshot;
+  private seenContext = snapshotValue(undefined);
   private queue: Promise<unknown> = Promise.resolve();
   /** Encodes the compressed history, keeping each entry's messages for the next call (entries rarely change). */
   private readonly encoder = createAiSdkPromptEncoder();
@@ -52,8 +53,8 @@ export class ConversationState {
    * Brings the state up to date with a prompt (the whole conversation as the AI SDK sends it every time), runs the
    * orchestrator and returns the prompt to send. Calls are serialized per conversation.
    */
-  compress(prompt: AiSdkPrompt, signal?: AbortSignal): Promise<CompressedPrompt> {
-    const run = this.queue.then(() => this.compressNow(prompt, signal));
+  compress(source: PromptSource, signal?: AbortSignal): Promise<CompressedPrompt> {
+    const run = this.queue.then(() => this.compressNow(source, signal));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -73,9 +74,9 @@ export class ConversationState {
     this.seenEntries = 0;
   }
 
-  private async compressNow(prompt: AiSdkPrompt, signal: AbortSignal | undefined): Promise<CompressedPrompt> {
-    const rebuilt = !this.append(prompt);
-    if (rebuilt) this.rebuild(prompt);
+  private async compressNow(source: PromptSource, signal: AbortSignal | undefined): Promise<CompressedPrompt> {
+    const rebuilt = !this.append(source);
+    if (rebuilt) this.rebuild(source);
     const orchestrator = this.orchestrator as CompressionOrchestrator;
     const history = this.history as HistoryService;
     const report = await orchestrator.ensureCompressionBeforeSend(signal === undefined ? {} : { signal });
@@ -88,30 +89,32 @@ export class ConversationState {
 
   /**
    * Appends the messages that are new since the last prompt; false when the past changed (or nothing is kept) and a
-   * rebuild is due. Only the new messages are validated and decoded: every message but a system message decodes on
-   * its own, the same as within the whole prompt (a system message after the first entry becomes a human entry, so
-   * a prompt that adds one is decoded whole).
+   * rebuild is due. Only the new messages are converted, validated and decoded: every message but a system message
+   * decodes on its own, the same as within the whole prompt (a system message after the first entry becomes a human
+   * entry, so a prompt that adds one is decoded whole, as is one whose system string or tools changed).
    *
-   * @throws `InvalidFormatError` when a new message is invalid (the state is unchanged).
+   * @throws `InvalidFormatError` when a new message is invalid, with its path in the whole prompt (the state is
+   * unchanged).
    */
-  private append(prompt: AiSdkPrompt): boolean {
+  private append(source: PromptSource): boolean {
     const history = this.history;
-    const { messages } = prompt;
+    const { messages } = source;
     if (history === undefined || !Array.isArray(messages) || messages.length < this.seen.length) return false;
     for (let index = 0; index < this.seen.length; index += 1) {
-      if (!isSameValue(messages[index], this.seen[index])) return false;
+      if (!isSameValue(messages[index], this.seen[index] as Snapshot)) return false;
     }
-    const added = messages.slice(this.seen.length);
+    const from = this.seen.length;
+    const added = messages.slice(from);
     let entries: readonly HistoryEntry[];
-    if (!isSameValue(prompt.system, this.seenSystem) || !isSameValue(prompt.tools, this.seenTools) || added.some((message) => (message as { readonly role?: unknown } | null)?.role === 'system')) {
-      const { conversation } = aiSdkCodec.decode(prompt);
+    if (!isSameValue(source.context, this.seenContext) || added.some((message) => (message as { readonly role?: unknown } | null)?.role === 'system')) {
+      const { conversation } = aiSdkCodec.decode(source.toPrompt(0));
       entries = conversation.history.slice(this.seenEntries);
       const system = conversation.system ?? [];
       const tools = conversation.tools ?? [];
       if (!isSameValue(system, snapshotValue(history.getSystem()))) history.setSystem(system);
       if (!isSameValue(tools, snapshotValue(history.getTools()))) history.setTools(tools);
     } else {
-      entries = added.length === 0 ? [] : aiSdkCodec.decode({ messages: added }).conversation.history;
+      entries = added.length === 0 ? [] : decodeFrom(source, from);
     }
     try {
       history.addAll(entries);
@@ -120,12 +123,12 @@ export class ConversationState {
       // from the full prompt rather than send an invalid one.
       return false;
     }
-    this.remember(prompt, added, this.seenEntries + entries.length);
+    this.remember(source, added, this.seenEntries + entries.length);
     return true;
   }
 
-  private rebuild(prompt: AiSdkPrompt): void {
-    const { conversation } = aiSdkCodec.decode(prompt);
+  private rebuild(source: PromptSource): void {
+    const { conversation } = aiSdkCodec.decode(source.toPrompt(0));
     this.orchestrator?.dispose();
     this.orchestrator = undefined;
     this.history = undefined;
@@ -155,14 +158,27 @@ export class ConversationState {
       ...(this.options.cachePlanning === undefined ? {} : { cachePlanning: this.options.cachePlanning }),
     });
     this.history = history;
-    this.remember(prompt, prompt.messages, conversation.history.length);
+    this.remember(source, source.messages, conversation.history.length);
   }
 
   /** Records what the state now holds: the messages seen (`added` after those seen before) and the overhead. */
-  private remember(prompt: AiSdkPrompt, added: readonly unknown[], entries: number): void {
+  private remember(source: PromptSource, added: readonly unknown[], entries: number): void {
     for (const message of added) this.seen.push(snapshotValue(message));
     this.seenEntries = entries;
-    this.seenSystem = snapshotValue(prompt.system);
-    this.seenTools = snapshotValue(prompt.tools);
+    this.seenContext = snapshotValue(source.context);
+  }
+}
+
+/**
+ * The entries of the source's messages from `from` on, decoded on their own. An invalid message is reported as a
+ * decode of the whole prompt reports it: with its index in the whole prompt, not in the new messages.
+ */
+function decodeFrom(source: PromptSource, from: number): readonly HistoryEntry[] {
+  try {
+    return aiSdkCodec.decode(source.toPrompt(from)).conversation.history;
+  } catch (error) {
+    if (!(error instanceof InvalidFormatError)) throw error;
+    aiSdkCodec.decode(source.toPrompt(0));
+    throw error;
   }
 }

@@ -309,6 +309,24 @@ describe('createContextMiddleware', () => {
     expect(UnsupportedPromptError.isInstance(failure?.type === 'passed-through' ? failure.error : undefined)).toBe(true);
   });
 
+  it('should name a new message it cannot carry by its place in the whole prompt, and go on from what it kept', async () => {
+    const { middleware, reports } = middlewareWith();
+    const call = (prompt: LanguageModelPromptMessage[]) =>
+      middleware.transformParams({ type: 'generate', params: { prompt, providerOptions: conversation('unsupported-later') }, model: { specificationVersion: 'v4' } });
+    const past: LanguageModelPromptMessage[] = [
+      { role: 'user', content: [{ type: 'text', text: 'Summarize the report.' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Which report?' }] },
+    ];
+    await call(past);
+    const unsupported = { role: 'user', content: [{ type: 'text', text: 'This one.' }, { type: 'file', mediaType: 'application/pdf', data: { type: 'reference', reference: { openai: 'file-123' } } }] };
+    await call([...past, unsupported]);
+    const failure = reports.at(-1);
+    const error = failure?.type === 'passed-through' ? failure.error : undefined;
+    expect(UnsupportedPromptError.isInstance(error) ? error.path : error).toBe('prompt[2].content[1].data');
+    await call([...past, { role: 'user', content: [{ type: 'text', text: 'The annual one.' }] }]);
+    expect(reports.at(-1)).toMatchObject({ type: 'compressed', rebuilt: false, messagesAfter: 3 });
+  });
+
   it('should round-trip system messages, files and reasoning unchanged when nothing is due', async () => {
     const { middleware, reports } = middlewareWith();
     const prompt: LanguageModelPromptMessage[] = [

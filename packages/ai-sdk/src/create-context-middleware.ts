@@ -7,7 +7,7 @@ import {
   type LanguageModelCallParams,
   type LanguageModelLike,
 } from './language-model-call.js';
-import { fromAiSdkPrompt, toAiSdkPrompt, type LanguageModelPromptMessage } from './language-model-prompt.js';
+import { fromAiSdkPrompt, languageModelPromptSource, type LanguageModelPromptMessage } from './language-model-prompt.js';
 import { validateContextOptions } from './validate-context-options.js';
 
 /** Options of {@link createContextMiddleware}. */
@@ -112,7 +112,7 @@ export function createContextMiddleware(options: ContextMiddlewareOptions): Cont
       try {
         const state = store.get(conversationId);
         const dialect = model.specificationVersion === 'v4' ? 'v4' : 'v3';
-        const compressed = await state.compress(toAiSdkPrompt(params.prompt, params.tools), params.abortSignal);
+        const compressed = await state.compress(languageModelPromptSource(params.prompt, params.tools), params.abortSignal);
         const prompt = fromAiSdkPrompt(compressed.prompt, dialect) as readonly LanguageModelPromptMessage[];
         next = { ...params, prompt };
         sent.set(next, { state, conversationId, estimatedTokens: compressed.estimatedTokens });

@@ -1,6 +1,7 @@
 import type { AiSdkModelMessage } from '@ctx/format-ai-sdk';
 import type { ContextOptions, ContextReport } from './context-options.js';
 import { ConversationStore } from './conversation-store.js';
+import { sourceOfAiSdkPrompt } from './prompt-source.js';
 import { readInputTokens } from './language-model-call.js';
 import { validateContextOptions } from './validate-context-options.js';
 
@@ -72,7 +73,7 @@ export function createContextPrepareStep(options: ContextPrepareStepOptions): Co
         const factor = state.recordUsage(inputTokens, estimate);
         if (factor !== undefined) report({ type: 'usage', conversationId, inputTokens, calibrationFactor: factor });
       }
-      const compressed = await state.compress({ messages: input.messages as readonly AiSdkModelMessage[] });
+      const compressed = await state.compress(sourceOfAiSdkPrompt({ messages: input.messages as readonly AiSdkModelMessage[] }));
       const messages = [...(compressed.prompt.system === undefined ? [] : [{ role: 'system', content: compressed.prompt.system }]), ...compressed.prompt.messages];
       result = { messages };
       done = {

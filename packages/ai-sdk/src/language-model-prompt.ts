@@ -1,4 +1,5 @@
 import type { AiSdkModelMessage, AiSdkPrompt, AiSdkProviderOptions, AiSdkToolDefinition } from '@ctx/format-ai-sdk';
+import type { PromptSource } from './prompt-source.js';
 import { UnsupportedPromptError } from './unsupported-prompt-error.js';
 
 /*
@@ -75,18 +76,25 @@ const userParts: ReadonlySet<string> = new Set(['text', 'file']);
 const assistantParts: ReadonlySet<string> = new Set(['text', 'file', 'reasoning', 'reasoning-file', 'tool-call', 'tool-result', 'custom']);
 const toolParts: ReadonlySet<string> = new Set(['tool-result', 'tool-approval-response']);
 
+/** The codec's messages for the language-model prompt's messages from `from` on; paths count from the first message. */
+function toAiSdkMessages(prompt: readonly LanguageModelPromptMessage[], from: number): AiSdkModelMessage[] {
+  const messages: unknown[] = [];
+  for (let index = from; index < prompt.length; index++) {
+    const message = prompt[index] as LanguageModelPromptMessage;
+    const path = `prompt[${index}]`;
+    const allowed = message.role === 'user' ? userParts : message.role === 'assistant' ? assistantParts : message.role === 'tool' ? toolParts : undefined;
+    if (allowed === undefined || !Array.isArray(message.content)) messages.push(message);
+    else messages.push({ ...message, content: message.content.map((part: unknown, partIndex) => partToCodec(part, `${path}.content[${partIndex}]`, allowed)) });
+  }
+  return messages as AiSdkModelMessage[];
+}
+
 /**
  * The codec's prompt fields for a language-model prompt and its tools. Not validated here: the codec's `decode`
  * checks the structure and throws `InvalidFormatError` naming the path.
  */
 export function toAiSdkPrompt(prompt: readonly LanguageModelPromptMessage[], tools: readonly LanguageModelTool[] | undefined): AiSdkPrompt {
-  const messages = prompt.map((message, index) => {
-    const path = `prompt[${index}]`;
-    const allowed = message.role === 'user' ? userParts : message.role === 'assistant' ? assistantParts : message.role === 'tool' ? toolParts : undefined;
-    if (allowed === undefined || !Array.isArray(message.content)) return message;
-    const content = message.content.map((part: unknown, partIndex) => partToCodec(part, `${path}.content[${partIndex}]`, allowed));
-    return { ...message, content };
-  }) as unknown as AiSdkModelMessage[];
+  const messages = toAiSdkMessages(prompt, 0);
   const functionTools = (tools ?? []).filter((tool) => tool.type === 'function');
   return {
     messages,
@@ -100,6 +108,23 @@ export function toAiSdkPrompt(prompt: readonly LanguageModelPromptMessage[], too
             ]),
           ),
         }),
+  };
+}
+
+/**
+ * A language-model call's prompt as a conversation state reads it: the prompt's messages are compared as the AI SDK
+ * sent them, and only those after the messages seen before are converted to the codec's form; the tools are the
+ * context (a change to them decodes the whole prompt again).
+ *
+ * @param prompt - The call's prompt.
+ * @param tools - The call's tools.
+ * @returns Its source.
+ */
+export function languageModelPromptSource(prompt: readonly LanguageModelPromptMessage[], tools: readonly LanguageModelTool[] | undefined): PromptSource {
+  return {
+    messages: prompt,
+    context: tools,
+    toPrompt: (from) => (from === 0 ? toAiSdkPrompt(prompt, tools) : { messages: toAiSdkMessages(prompt, from) }),
   };
 }
 

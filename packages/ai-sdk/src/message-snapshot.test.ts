@@ -68,4 +68,14 @@ describe('isSameValue', () => {
     expect(isSameValue({ type: 'text', value: 'hi' }, snapshotValue({ type: 'text', text: 'hi' }))).toBe(false);
     expect(isSameValue([1, Number.NaN], snapshotValue([1, Number.NaN]))).toBe(true);
   });
+
+  it('should tell an array, an object, binary data and a URL apart even when they hold nothing alike', () => {
+    const values = [[], {}, new Uint8Array(0), new ArrayBuffer(0), new URL('https://example.com/'), ['a'], { 0: 'a' }, [[]], [{}], { a: [] }, { a: {} }, null, ''];
+    values.forEach((value, index) => {
+      values.forEach((other, otherIndex) => {
+        expect(isSameValue(other, snapshotValue(value)), `${String(otherIndex)} against the snapshot of ${String(index)}`).toBe(index === otherIndex);
+      });
+    });
+    expect(isSameValue(Object.assign(Object.create(null) as object, { a: 1 }), snapshotValue({ a: 1 }))).toBe(true);
+  });
 });

@@ -21,16 +21,50 @@ class UrlSnapshot {
   constructor(readonly href: string) {}
 }
 
-/** An object: its properties whose value is defined, in order. */
-class RecordSnapshot {
-  constructor(
-    readonly keys: readonly string[],
-    readonly values: readonly Snapshot[],
-  ) {}
+/** Opens an array in a snapshot's slots: its length follows, then its items. */
+const arrayMark = Object.freeze({ mark: 'array' });
+/** Opens an object in a snapshot's slots: how many properties follow, then each property's key and value. */
+const recordMark = Object.freeze({ mark: 'record' });
+
+/**
+ * What {@link snapshotValue} records: a value no later change to the original reaches, written out depth first into
+ * one flat list of slots. A comparison then reads one array from start to end instead of following a tree of small
+ * objects scattered over the heap: on a long conversation, where the snapshots are old and the processor's caches
+ * hold other work, most of the comparison's time is waiting for memory.
+ */
+export class Snapshot {
+  /** @internal */
+  constructor(readonly slots: readonly unknown[]) {}
 }
 
-/** What {@link snapshotValue} records: a value no later change to the original reaches. */
-export type Snapshot = string | number | boolean | bigint | symbol | null | undefined | readonly Snapshot[] | BytesSnapshot | UrlSnapshot | RecordSnapshot;
+function write(value: unknown, slots: unknown[]): void {
+  if (typeof value !== 'object' || value === null) {
+    slots.push(value);
+    return;
+  }
+  if (Array.isArray(value)) {
+    slots.push(arrayMark, value.length);
+    for (let index = 0; index < value.length; index++) write(value[index], slots);
+    return;
+  }
+  // A copy of the bytes (a Node `Buffer`'s own `slice` would share them).
+  if (value instanceof Uint8Array) slots.push(new BytesSnapshot('uint8array', new Uint8Array(value)));
+  else if (value instanceof ArrayBuffer) slots.push(new BytesSnapshot('arraybuffer', new Uint8Array(value.slice(0))));
+  else if (value instanceof URL) slots.push(new UrlSnapshot(value.href));
+  else {
+    slots.push(recordMark, 0);
+    const countAt = slots.length - 1;
+    let count = 0;
+    for (const key of Object.keys(value)) {
+      const item = (value as Record<string, unknown>)[key];
+      if (item === undefined) continue;
+      slots.push(key);
+      write(item, slots);
+      count++;
+    }
+    slots[countAt] = count;
+  }
+}
 
 /**
  * A copy of `value` that no later change to `value` reaches: arrays and objects copied level by level (an object's
@@ -41,27 +75,54 @@ export type Snapshot = string | number | boolean | bigint | symbol | null | unde
  * @returns The snapshot to compare later prompts with ({@link isSameValue}).
  */
 export function snapshotValue(value: unknown): Snapshot {
-  if (typeof value !== 'object' || value === null) return value as Snapshot;
-  if (Array.isArray(value)) return value.map(snapshotValue);
-  // A copy of the bytes (a Node `Buffer`'s own `slice` would share them).
-  if (value instanceof Uint8Array) return new BytesSnapshot('uint8array', new Uint8Array(value));
-  if (value instanceof ArrayBuffer) return new BytesSnapshot('arraybuffer', new Uint8Array(value.slice(0)));
-  if (value instanceof URL) return new UrlSnapshot(value.href);
-  const keys: string[] = [];
-  const values: Snapshot[] = [];
-  for (const key of Object.keys(value)) {
-    const item = (value as Record<string, unknown>)[key];
-    if (item === undefined) continue;
-    keys.push(key);
-    values.push(snapshotValue(item));
-  }
-  return new RecordSnapshot(keys, values);
+  const slots: unknown[] = [];
+  write(value, slots);
+  return new Snapshot(slots);
 }
 
 function sameBytes(first: Uint8Array, second: Uint8Array): boolean {
   if (first.length !== second.length) return false;
   for (let index = 0; index < first.length; index++) if (first[index] !== second[index]) return false;
   return true;
+}
+
+/** Compares `value` with the snapshot written from `slots[at]` on; the slot after it, or -1 when they differ. */
+function read(value: unknown, slots: readonly unknown[], at: number): number {
+  const slot = slots[at];
+  // Slots that are objects are this module's own, never a value of a prompt: only primitives are equal here.
+  if (value === slot) return at + 1;
+  if (typeof value !== 'object' || value === null) {
+    // NaN is the one value not equal to itself.
+    return typeof value === 'number' && typeof slot === 'number' && Number.isNaN(value) && Number.isNaN(slot) ? at + 1 : -1;
+  }
+  // Plain objects first: nearly every object of a prompt is one.
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype && prototype !== null) {
+    if (Array.isArray(value)) {
+      if (slot !== arrayMark || slots[at + 1] !== value.length) return -1;
+      let next = at + 2;
+      for (let index = 0; index < value.length && next !== -1; index++) next = read(value[index], slots, next);
+      return next;
+    }
+    if (value instanceof Uint8Array) return slot instanceof BytesSnapshot && slot.kind === 'uint8array' && sameBytes(value, slot.bytes) ? at + 1 : -1;
+    if (value instanceof ArrayBuffer) return slot instanceof BytesSnapshot && slot.kind === 'arraybuffer' && sameBytes(new Uint8Array(value), slot.bytes) ? at + 1 : -1;
+    if (value instanceof URL) return slot instanceof UrlSnapshot && value.href === slot.href ? at + 1 : -1;
+  }
+  if (slot !== recordMark) return -1;
+  const count = slots[at + 1] as number;
+  let next = at + 2;
+  let position = 0;
+  // `for … in` with an own-property check reads the keys `Object.keys` gives, in the same order, without an array.
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = (value as Record<string, unknown>)[key];
+    if (item === undefined) continue;
+    if (position === count || slots[next] !== key) return -1;
+    next = read(item, slots, next + 1);
+    if (next === -1) return -1;
+    position++;
+  }
+  return position === count ? next : -1;
 }
 
 /**
@@ -76,30 +137,5 @@ function sameBytes(first: Uint8Array, second: Uint8Array): boolean {
  * @returns True when nothing differs.
  */
 export function isSameValue(value: unknown, snapshot: Snapshot): boolean {
-  if (value === snapshot) return true;
-  if (typeof value !== 'object' || value === null) {
-    // NaN is the one value not equal to itself.
-    return typeof value === 'number' && typeof snapshot === 'number' && Number.isNaN(value) && Number.isNaN(snapshot);
-  }
-  if (Array.isArray(value)) {
-    if (!Array.isArray(snapshot) || snapshot.length !== value.length) return false;
-    const items = snapshot as readonly Snapshot[];
-    for (let index = 0; index < value.length; index++) if (!isSameValue(value[index], items[index])) return false;
-    return true;
-  }
-  if (value instanceof Uint8Array) return snapshot instanceof BytesSnapshot && snapshot.kind === 'uint8array' && sameBytes(value, snapshot.bytes);
-  if (value instanceof ArrayBuffer) return snapshot instanceof BytesSnapshot && snapshot.kind === 'arraybuffer' && sameBytes(new Uint8Array(value), snapshot.bytes);
-  if (value instanceof URL) return snapshot instanceof UrlSnapshot && value.href === snapshot.href;
-  if (!(snapshot instanceof RecordSnapshot)) return false;
-  const { keys, values } = snapshot;
-  let position = 0;
-  // `for … in` with an own-property check reads the keys `Object.keys` gives, in the same order, without an array.
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
-    const item = (value as Record<string, unknown>)[key];
-    if (item === undefined) continue;
-    if (keys[position] !== key || !isSameValue(item, values[position])) return false;
-    position++;
-  }
-  return position === keys.length;
+  return read(value, snapshot.slots, 0) === snapshot.slots.length;
 }

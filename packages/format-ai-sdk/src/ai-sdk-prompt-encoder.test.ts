@@ -85,6 +85,38 @@ describe('createAiSdkPromptEncoder', () => {
     expect(third[2]).toEqual(encodeAiSdkPrompt({ history: replaced }).value.messages[2]);
   });
 
+  it('should hand out the same frozen assistant message for a continuing entry it joined before, and join it again once the entry is replaced', () => {
+    const { conversation } = aiSdkCodec.decode({
+      messages: [
+        { role: 'user', content: 'Search the web for vitest' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool-call', toolCallId: 's1', toolName: 'web_search', input: { query: 'vitest' }, providerExecuted: true },
+            { type: 'tool-result', toolCallId: 's1', toolName: 'web_search', output: { type: 'text', value: 'vitest.dev' } },
+            { type: 'text', text: 'It is at vitest.dev.' },
+          ],
+        },
+      ],
+    });
+    const history = conversation.history;
+    expect(history.map((entry) => entry.speaker)).toEqual(['human', 'ai', 'tool']);
+    const encoder = createAiSdkPromptEncoder();
+    const first = encoder.encode({ history }).value.messages;
+    const next = parseHistory([{ speaker: 'human', blocks: [{ type: 'text', text: 'Thanks' }] }]);
+    const grown = [...history, ...next];
+    const second = encoder.encode({ history: grown }).value.messages;
+    expect(second).toEqual(encodeAiSdkPrompt({ history: grown }).value.messages);
+    expect(second[1]).toBe(first[1]);
+    expect(Object.isFrozen(second[1])).toBe(true);
+    expect(() => (second[1] as unknown as { content: unknown[] }).content.push('x')).toThrow(TypeError);
+
+    const replaced = [...history.slice(0, 2), edited(history[2] as HistoryEntry, 'vitest.dev and its docs'), ...next];
+    const third = encoder.encode({ history: replaced }).value.messages;
+    expect(third[1]).not.toBe(first[1]);
+    expect(third).toEqual(encodeAiSdkPrompt({ history: replaced }).value.messages);
+  });
+
   it('should encode an entry ctx did not validate anew on every call, so a change the caller makes to it shows', () => {
     const block = { type: 'text' as const, text: 'first' };
     const entry = { speaker: 'human' as const, blocks: [block] };

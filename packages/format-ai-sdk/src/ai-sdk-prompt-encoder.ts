@@ -1,6 +1,7 @@
 import { isValidatedEntry, type Conversation, type EncodeResult, type HistoryEntry } from '@ctx/core';
 import type { AiSdkPrompt } from './ai-sdk-prompt.js';
-import { encodeAiSdkPromptWith, encodeEntry, type EncodedEntry } from './encode-ai-sdk-prompt.js';
+import { encodeEntry, finishAiSdkPrompt } from './encode-ai-sdk-prompt.js';
+import { MessageAssembly, type EncodedEntry } from './message-assembly.js';
 
 /** Encodes conversations to AI SDK prompt fields, keeping what it encoded of each entry for the next call. */
 export interface AiSdkPromptEncoder {
@@ -22,13 +23,15 @@ function freezeDeep<T>(value: T): T {
 /**
  * Creates an encoder for a conversation that is encoded again and again as it grows — a prompt sent on every model
  * call. `aiSdkCodec.encode` makes every message anew, which costs a copy of the whole conversation per call; this
- * encoder keeps each entry's messages and parts in a `WeakMap` keyed by the entry and only puts them in order again
- * (which message a continuing entry joins, approvals, warnings with the entry's current index). Entries are kept only
- * when they cannot change: those ctx's history parser validated and froze (`isValidatedEntry`: what a
- * `HistoryService` holds), and only when they hold no media (binary data cannot be frozen). What it hands out again is
- * frozen: a caller that wants to change a message copies it first.
+ * encoder keeps each entry's messages and parts in a `WeakMap` keyed by the entry, and keeps the messages it put in
+ * order last time: a call whose history starts with the entries of the last one puts only the entries after them in
+ * place (which message a continuing entry joins, approvals), and reports the losses of the entries that had any with
+ * their current index. Entries are kept only when they cannot change: those ctx's history parser validated and froze
+ * (`isValidatedEntry`: what a `HistoryService` holds), and only when they hold no media (binary data cannot be
+ * frozen); from the first entry that is not kept on, every call puts the entries in place again. What it hands out
+ * again is frozen: a caller that wants to change a message copies it first.
  *
- * @returns An encoder; each keeps its own entries (dropped with the entries).
+ * @returns An encoder; each keeps its own entries (dropped with the entries) and the last history it encoded.
  *
  * @example
  * ```ts
@@ -38,13 +41,24 @@ function freezeDeep<T>(value: T): T {
  */
 export function createAiSdkPromptEncoder(): AiSdkPromptEncoder {
   const kept = new WeakMap<HistoryEntry, EncodedEntry>();
-  const encode = (entry: HistoryEntry): EncodedEntry => {
-    const known = kept.get(entry);
-    if (known !== undefined) return known;
-    const encoded = encodeEntry(entry);
-    if (!isValidatedEntry(entry) || entry.blocks.some((block) => block.type === 'media')) return encoded;
-    kept.set(entry, freezeDeep(encoded));
-    return encoded;
+  const assembly = new MessageAssembly();
+  return {
+    encode: (conversation) => {
+      const { history } = conversation;
+      assembly.truncate(assembly.keptPrefix(history));
+      for (let index = assembly.entryCount; index < history.length; index++) {
+        const entry = history[index] as HistoryEntry;
+        const known = kept.get(entry);
+        if (known !== undefined) {
+          assembly.append(entry, known, true);
+          continue;
+        }
+        const encoded = encodeEntry(entry);
+        const keep = isValidatedEntry(entry) && !entry.blocks.some((block) => block.type === 'media');
+        if (keep) kept.set(entry, freezeDeep(encoded));
+        assembly.append(entry, encoded, keep);
+      }
+      return finishAiSdkPrompt(conversation, assembly);
+    },
   };
-  return { encode: (conversation) => encodeAiSdkPromptWith(conversation, encode) };
 }

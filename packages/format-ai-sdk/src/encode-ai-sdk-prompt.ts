@@ -14,7 +14,6 @@ import { isFlagSet, LossCollector, readObjectField, readStringField } from '@ctx
 import { AI_SDK_METADATA_KEY, readAiSdkMetadata, type AiSdkMetadata } from './ai-sdk-provider-metadata.js';
 import type {
   AiSdkAssistantMessage,
-  AiSdkCustomPart,
   AiSdkFilePart,
   AiSdkImagePart,
   AiSdkModelMessage,
@@ -23,8 +22,6 @@ import type {
   AiSdkReasoningFilePart,
   AiSdkReasoningPart,
   AiSdkTextPart,
-  AiSdkToolApprovalRequestPart,
-  AiSdkToolApprovalResponsePart,
   AiSdkToolDefinition,
   AiSdkToolResultContentItem,
   AiSdkToolResultOutput,
@@ -32,6 +29,7 @@ import type {
 } from './ai-sdk-prompt.js';
 import { encodeDataContent, type DataKind } from './binary-data.js';
 import { isBlankTextPart } from './blank-text-part.js';
+import { MessageAssembly, type EncodedEntry, type EntryLoss, type StoredApproval } from './message-assembly.js';
 import { deriveReasoningOptions, deriveToolOutputType } from './derived-fields.js';
 
 type AssistantPart = Exclude<AiSdkAssistantMessage['content'], string>[number];
@@ -263,28 +261,6 @@ function encodeTools(conversation: Conversation, losses: LossCollector): Record<
   return tools;
 }
 
-/** A loss one entry reported; its warning's path is relative to the entry (`.metadata`, `.blocks[0]`, or empty). */
-interface EntryLoss {
-  readonly key: string;
-  readonly warning: FormatWarning;
-}
-
-/**
- * What one entry contributes to the prompt, worked out from the entry alone. Where it goes depends only on the
- * message before it: an entry marked as continuing an assistant message joins that message when it is one.
- */
-export interface EncodedEntry {
-  /** The message the entry makes on its own. */
-  readonly message: AiSdkModelMessage;
-  /** Set for an entry marked as continuing an assistant message: the parts it appends to it. */
-  readonly continuation?: { readonly parts: readonly AssistantPart[]; readonly partOrder: string | undefined };
-  /** A tool entry's blocks that are not results, as a user message after the entry's own. */
-  readonly others?: AiSdkModelMessage;
-  /** Approval and custom parts decode kept, for the message the entry made or joined. */
-  readonly approvals: readonly StoredApproval[];
-  readonly losses: readonly EntryLoss[];
-}
-
 /**
  * Encodes one history entry on its own (see {@link EncodedEntry}); nothing it returns is shared with the entry.
  *
@@ -356,27 +332,29 @@ export function encodeEntry(entry: HistoryEntry): EncodedEntry {
  * @returns The prompt fields and one warning per kind of loss.
  */
 export function encodeAiSdkPromptWith(conversation: Conversation, encode: (entry: HistoryEntry) => EncodedEntry): EncodeResult<AiSdkPrompt> {
+  const assembly = new MessageAssembly();
+  for (const entry of conversation.history) assembly.append(entry, encode(entry), false);
+  return finishAiSdkPrompt(conversation, assembly);
+}
+
+/**
+ * The prompt fields for a conversation whose history `assembly` holds, entry by entry: the system string and
+ * messages, the history's messages with their approvals put back, the tools, and the warnings of every loss (the
+ * conversation's, the system's, each entry's with its index, the tools'). The assembly is not changed.
+ *
+ * @param conversation - A valid conversation.
+ * @param assembly - Its history's entries, appended in order.
+ * @returns The prompt fields and one warning per kind of loss.
+ */
+export function finishAiSdkPrompt(conversation: Conversation, assembly: MessageAssembly): EncodeResult<AiSdkPrompt> {
   const losses = new LossCollector();
   addForeignMetadata(losses, conversation.providerMetadata, 'providerMetadata');
   const { system, systemMessages } = encodeSystem(conversation, losses);
-  const messages: AiSdkModelMessage[] = [...systemMessages];
-  // Tool approval parts kept by decode, by the index of the message they go back into (see `insertApprovals`).
-  const approvals = new Map<number, readonly StoredApproval[]>();
-
-  conversation.history.forEach((entry, entryIndex) => {
-    const encoded = encode(entry);
-    for (const { key, warning } of encoded.losses) losses.add(key, { ...warning, path: `history[${entryIndex}]${warning.path ?? ''}` });
-    const { continuation } = encoded;
-    if (continuation !== undefined && messages.at(-1)?.role === 'assistant') appendToAssistant(messages, continuation.parts, continuation.partOrder);
-    else messages.push(encoded.message);
-    if (encoded.approvals.length > 0) {
-      const index = messages.length - 1;
-      approvals.set(index, [...(approvals.get(index) ?? []), ...encoded.approvals]);
-    }
-    if (encoded.others !== undefined) messages.push(encoded.others);
-  });
-
-  for (const [index, stored] of approvals) insertApprovals(messages, index, stored);
+  for (const { entryIndex, losses: entryLosses } of assembly.entryLosses()) {
+    for (const { key, warning } of entryLosses) losses.add(key, { ...warning, path: `history[${entryIndex}]${warning.path ?? ''}` });
+  }
+  const messages: AiSdkModelMessage[] = [...systemMessages, ...assembly.messages];
+  for (const [index, stored] of assembly.approvalsByMessage()) insertApprovals(messages, systemMessages.length + index, stored);
   const tools = encodeTools(conversation, losses);
   const value: AiSdkPrompt = {
     ...(system === undefined ? {} : { system }),
@@ -394,12 +372,6 @@ export function encodeAiSdkPromptWith(conversation: Conversation, encode: (entry
  */
 export function encodeAiSdkPrompt(conversation: Conversation): EncodeResult<AiSdkPrompt> {
   return encodeAiSdkPromptWith(conversation, encodeEntry);
-}
-
-/** An approval or custom part decode kept in an entry's metadata: it goes back after `before` of the message's other parts. */
-export interface StoredApproval {
-  readonly before: number;
-  readonly part: AiSdkToolApprovalRequestPart | AiSdkToolApprovalResponsePart | AiSdkCustomPart;
 }
 
 /** The approval parts decode kept in an entry's metadata; entries that are not shaped as decode writes them are skipped. */
@@ -438,22 +410,4 @@ function insertApprovals(messages: AiSdkModelMessage[], index: number, approvals
   });
   flush(Number.POSITIVE_INFINITY);
   messages[index] = { ...message, content } as unknown as AiSdkModelMessage;
-}
-
-/**
- * Appends parts to the last (assistant) message, turning string content into a text part first. `partOrder`
- * (`a` for a part already there, `t` for an appended one) restores the interleaving decode recorded, when the
- * counts still match.
- */
-function appendToAssistant(messages: AiSdkModelMessage[], parts: readonly AssistantPart[], partOrder: string | undefined): void {
-  const last = messages.at(-1) as AiSdkAssistantMessage;
-  const existing: AssistantPart[] = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : [...last.content];
-  let content = [...existing, ...parts];
-  const appendedCount = partOrder?.split('').filter((mark) => mark === 't').length;
-  if (partOrder !== undefined && partOrder.length === content.length && appendedCount === parts.length) {
-    let existingIndex = 0;
-    let appendedIndex = 0;
-    content = partOrder.split('').map((mark) => (mark === 't' ? parts[appendedIndex++] : existing[existingIndex++]) as AssistantPart);
-  }
-  messages[messages.length - 1] = { ...last, content };
 }

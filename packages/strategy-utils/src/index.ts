@@ -72,6 +72,7 @@ export {
 // Caching
 export { isValidatedEntry } from './history/is-validated-entry.js';
 export { isSameEntryContent } from './history/same-entry-content.js';
+export { isSameJsonText } from './history/same-json-text.js';
 export { toValidatedEntry } from './history/to-validated-entry.js';
 
 // Compression
