@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findLoneSurrogates, hasLoneSurrogate, loneSurrogateWarning, repairLoneSurrogates } from './lone-surrogates.js';
+import { findLoneSurrogates, hasLoneSurrogate, hasLoneSurrogateByPattern, loneSurrogateWarning, repairLoneSurrogates } from './lone-surrogates.js';
 import { deepFreeze } from './testing.js';
 
 const loneHigh = 'cut \uD83D';
@@ -55,10 +55,11 @@ describe('hasLoneSurrogate', () => {
     .map((units) => units.join(''));
   const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-  it('should answer what the lookaround pattern answers, for any mix of surrogate halves', () => {
+  it('should answer what the lookaround pattern answers, for any mix of surrogate halves, with or without the runtime check', () => {
     fc.assert(
       fc.property(text, (value) => {
         expect(hasLoneSurrogate(value)).toBe(loneSurrogate.test(value));
+        expect(hasLoneSurrogateByPattern(value)).toBe(loneSurrogate.test(value));
       }),
       { numRuns: 3000 },
     );
