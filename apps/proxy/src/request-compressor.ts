@@ -10,7 +10,7 @@ import {
   type TokenCounter,
   type TurnReport,
 } from '@ctx/core';
-import { anthropicMessagesCodec, validateAnthropicRequest } from '@ctx/format-anthropic';
+import { anthropicMessagesCodec, createAnthropicRequestDecoder, validateAnthropicRequest } from '@ctx/format-anthropic';
 import { openAIChatCodec, validateOpenAIRequest } from '@ctx/format-openai';
 import { isSameEntryContent, isSameJsonText } from '@ctx/strategy-utils';
 import { restoreCacheBreakpoints, withoutMessageBreakpoints } from './cache-breakpoints.js';
@@ -21,9 +21,25 @@ import type { ProxyPreset } from './resolve-proxy-preset.js';
 
 type JsonRecord = Record<string, unknown>;
 
+/**
+ * Decodes one conversation's requests, keeping what it read: `messages` are the last request's, copied with their
+ * strings shared with the entries decoded from them.
+ */
+interface ConversationDecoder {
+  decode(request: unknown): { readonly conversation: Conversation };
+  readonly messages: readonly unknown[];
+}
+
+/** The messages of a request or of an encoded one (none when it has no message list). */
+function messagesOf(request: JsonRecord): readonly unknown[] {
+  return Array.isArray(request.messages) ? (request.messages as readonly unknown[]) : [];
+}
+
 /** How the proxy reads, writes and checks one dialect's requests. */
 interface DialectSupport {
   decode(request: unknown): { readonly conversation: Conversation };
+  /** A decoder for one conversation's requests that reads only the messages it has not seen, where the codec has one. */
+  createDecoder?: () => ConversationDecoder;
   encode(conversation: Conversation): JsonRecord;
   validate(request: unknown): readonly { readonly rule: string; readonly path: string; readonly message: string }[];
 }
@@ -31,6 +47,7 @@ interface DialectSupport {
 const dialects: Readonly<Record<ProviderDialect, DialectSupport>> = {
   anthropic: {
     decode: (request) => anthropicMessagesCodec.decode(request),
+    createDecoder: createAnthropicRequestDecoder,
     encode: (conversation) => anthropicMessagesCodec.encode(conversation).value,
     validate: validateAnthropicRequest,
   },
@@ -68,6 +85,8 @@ interface ConversationState {
    * once sent.
    */
   sentMessages: readonly unknown[] | undefined;
+  /** Decodes the conversation's requests, reading only the messages the last request did not hold (Anthropic). */
+  decoder: ConversationDecoder | undefined;
   /** Serializes the requests of one conversation. */
   queue: Promise<unknown>;
 }
@@ -207,10 +226,10 @@ export class RequestCompressor {
    */
   async compress(dialect: ProviderDialect, request: JsonRecord, key: string, options: CompressOptions = {}): Promise<CompressedRequest> {
     const track = options.track ?? true;
-    if (!track) return this.compressOnce(dialect, request, { compression: undefined, sentMessages: undefined, queue: Promise.resolve() }, false);
+    if (!track) return this.compressOnce(dialect, request, { compression: undefined, sentMessages: undefined, decoder: undefined, queue: Promise.resolve() }, false);
     let state = this.store.get(key);
     if (state === undefined) {
-      state = { compression: undefined, sentMessages: undefined, queue: Promise.resolve() };
+      state = { compression: undefined, sentMessages: undefined, decoder: undefined, queue: Promise.resolve() };
       this.store.set(key, state);
     }
     const current = state;
@@ -231,19 +250,28 @@ export class RequestCompressor {
         tokensBefore: tokens,
         tokensAfter: tokens,
         window,
-        prefix: track ? this.notePrefix(state, request, false) : 'first',
+        prefix: track ? this.notePrefix(state, messagesOf(request), false) : 'first',
         recordInputTokens: () => undefined,
       };
     };
     const support = dialects[dialect];
     let conversation: Conversation;
+    // The client's messages as the proxy keeps them: the decoder's copies, whose strings the history shares, rather
+    // than this request's own (parsed anew each time, they would be a second copy of the conversation's text).
+    let received = messagesOf(request);
     try {
-      conversation = support.decode(request).conversation;
+      if (track && !this.options.stateless && support.createDecoder !== undefined) {
+        const decoder = (state.decoder ??= support.createDecoder());
+        conversation = decoder.decode(request).conversation;
+        received = decoder.messages;
+      } else {
+        conversation = support.decode(request).conversation;
+      }
     } catch (error) {
       return failOpen(`not a request the ${dialect} codec reads: ${firstLine(error)}`);
     }
     try {
-      return await this.compressDecoded(dialect, request, conversation, state, window, track);
+      return await this.compressDecoded(dialect, request, received, conversation, state, window, track);
     } catch (error) {
       return failOpen(`compression failed: ${firstLine(error)}`);
     }
@@ -283,6 +311,7 @@ export class RequestCompressor {
   private async compressDecoded(
     dialect: ProviderDialect,
     request: JsonRecord,
+    received: readonly unknown[],
     conversation: Conversation,
     state: ConversationState,
     window: number,
@@ -349,7 +378,7 @@ export class RequestCompressor {
         tokensBefore,
         tokensAfter: tokensBefore,
         window,
-        prefix: track ? this.notePrefix(state, request, applied) : 'first',
+        prefix: track ? this.notePrefix(state, received, applied) : 'first',
         recordInputTokens,
         declined,
       };
@@ -363,8 +392,11 @@ export class RequestCompressor {
       encoded = { ...encoded, messages: restored.messages };
     }
     const support = dialects[dialect];
-    const known = new Set(support.validate(request).map((problem) => problem.rule));
-    const introduced = support.validate(encoded).filter((problem) => !known.has(problem.rule));
+    const problems = support.validate(encoded);
+    // Only problems the client's own request does not have count; the client's request is checked only when there
+    // are any (a whole second validation per request otherwise).
+    const known = problems.length === 0 ? new Set<string>() : new Set(support.validate(request).map((problem) => problem.rule));
+    const introduced = problems.filter((problem) => !known.has(problem.rule));
     if (introduced.length > 0) {
       const first = introduced[0];
       throw new Error(`the compressed request would break the ${dialect} API's rules (${first?.rule} at ${first?.path}: ${first?.message})`);
@@ -377,15 +409,15 @@ export class RequestCompressor {
       tokensBefore,
       tokensAfter: compression.history.getTotalTokens(),
       window,
-      prefix: track ? this.notePrefix(state, encoded, applied) : 'first',
+      prefix: track ? this.notePrefix(state, messagesOf(encoded), applied) : 'first',
       recordInputTokens,
       declined,
     };
   }
 
   /** Compares the messages about to be sent with the conversation's previous request, and remembers them. */
-  private notePrefix(state: ConversationState, sent: JsonRecord, compacted: boolean): CompressedRequest['prefix'] {
-    const messages = Array.isArray(sent.messages) ? (sent.messages as JsonRecord[]).map((message) => withoutMessageBreakpoints(message)) : [];
+  private notePrefix(state: ConversationState, sent: readonly unknown[], compacted: boolean): CompressedRequest['prefix'] {
+    const messages = sent.map((message) => withoutMessageBreakpoints(message as JsonRecord));
     const previous = state.sentMessages;
     state.sentMessages = messages;
     if (previous === undefined) return 'first';

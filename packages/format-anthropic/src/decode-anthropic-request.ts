@@ -57,6 +57,8 @@ interface DecodeState {
   readonly warnings: FormatWarning[];
   /** Tool names by tool_use id, for the `toolName` of the tool_result blocks that answer them. */
   readonly toolNames: Map<string, string>;
+  /** Every tool_use read, in order: what `toolNames` was given. */
+  readonly named: (readonly [id: string, name: string])[];
 }
 
 function withMetadata<T extends ContentBlock>(block: T, nativeFields: JsonObject): T {
@@ -130,6 +132,7 @@ function decodeToolUse(block: AnthropicToolUseBlockParam, path: string, state: D
     layout[keepIdMarker] = true;
   }
   state.toolNames.set(block.id, block.name);
+  state.named.push([block.id, block.name]);
   return withMetadata(
     { type: 'tool_call', id: block.id, name: block.name, parameters: block.input },
     fieldsWithLayout(fieldsExcept(block, ['type', 'id', 'name', 'input']), layout),
@@ -343,21 +346,34 @@ function decodeSystem(system: AnthropicRequest['system']): TextBlock[] | undefin
   return system.map(decodeText);
 }
 
+/** What one message of a request decodes to, and what it tells the messages after it. */
+export interface DecodedAnthropicMessage {
+  readonly entries: readonly HistoryEntry[];
+  readonly warnings: readonly FormatWarning[];
+  /** The tool_use blocks it holds, as `[id, name]` in order: later tool_result blocks take their names from these. */
+  readonly named: readonly (readonly [id: string, name: string])[];
+}
+
 /**
- * Decodes an Anthropic Messages request (`{ system?, messages, tools? }`, response `Message` fields allowed on
- * messages) into a canonical conversation. See {@link anthropicMessagesCodec} for the mapping.
- *
- * @throws `InvalidFormatError` (from `@ctx/core`) naming every path that is not valid Anthropic input.
+ * Decodes the message at `index` of a (validated) request, given the message before it and the tool names of every
+ * tool_use before it. `toolNames` is updated with the message's own tool_use blocks.
  */
-export function decodeAnthropicRequest(input: unknown): DecodeResult {
-  const request = parseNativeValue(anthropicRequestSchema, input, { format });
-  const state: DecodeState = { warnings: [], toolNames: new Map() };
+export function decodeAnthropicMessage(
+  message: AnthropicMessageParam,
+  index: number,
+  previous: AnthropicMessageParam | undefined,
+  toolNames: Map<string, string>,
+): DecodedAnthropicMessage {
+  const state: DecodeState = { warnings: [], toolNames, named: [] };
+  const entries = decodeMessage(message, index, previous, state);
+  return { entries, warnings: state.warnings, named: state.named };
+}
 
-  const history: HistoryEntry[] = [];
-  request.messages.forEach((message, index) => {
-    history.push(...decodeMessage(message, index, request.messages[index - 1], state));
-  });
-
+/**
+ * The conversation of a (validated) request whose messages decoded to `history`: its system instructions, tools
+ * and request fields, validated and frozen (entries validated before are taken as they are).
+ */
+export function anthropicConversationOf(request: AnthropicRequest, history: readonly HistoryEntry[]): Conversation {
   const requestFields = fieldsExcept(request, ['system', 'messages', 'tools']);
   const conversationMarkers: AnthropicConversationMarkers = {
     ...(Object.keys(requestFields).length > 0 ? { request: requestFields } : {}),
@@ -371,5 +387,33 @@ export function decodeAnthropicRequest(input: unknown): DecodeResult {
     history,
     ...(providerMetadata === undefined ? {} : { providerMetadata }),
   };
-  return { conversation: parseConversation(conversation), warnings: state.warnings };
+  return parseConversation(conversation);
+}
+
+/**
+ * Validates `input` as an Anthropic Messages request and returns it typed.
+ *
+ * @throws `InvalidFormatError` (from `@ctx/core`) naming every path that is not valid Anthropic input.
+ */
+export function parseAnthropicRequest(input: unknown): AnthropicRequest {
+  return parseNativeValue(anthropicRequestSchema, input, { format });
+}
+
+/**
+ * Decodes an Anthropic Messages request (`{ system?, messages, tools? }`, response `Message` fields allowed on
+ * messages) into a canonical conversation. See {@link anthropicMessagesCodec} for the mapping.
+ *
+ * @throws `InvalidFormatError` (from `@ctx/core`) naming every path that is not valid Anthropic input.
+ */
+export function decodeAnthropicRequest(input: unknown): DecodeResult {
+  const request = parseAnthropicRequest(input);
+  const toolNames = new Map<string, string>();
+  const history: HistoryEntry[] = [];
+  const warnings: FormatWarning[] = [];
+  request.messages.forEach((message, index) => {
+    const decoded = decodeAnthropicMessage(message, index, request.messages[index - 1], toolNames);
+    history.push(...decoded.entries);
+    warnings.push(...decoded.warnings);
+  });
+  return { conversation: anthropicConversationOf(request, history), warnings };
 }

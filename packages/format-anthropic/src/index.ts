@@ -1,4 +1,5 @@
 export { anthropicMessagesCodec } from './anthropic-messages-codec.js';
+export { createAnthropicRequestDecoder, type AnthropicRequestDecoder } from './anthropic-request-decoder.js';
 export {
   anthropicContentBlockSchema,
   anthropicMessageSchema,

@@ -27,3 +27,6 @@ export {
 export { fieldsExcept } from './fields-except.js';
 export { isFlagSet, readNumberField, readObjectField, readStringField } from './read-json-field.js';
 export { imageMediaTypeFromUrl } from './image-media-type.js';
+
+// Remembering native input
+export { copyNativeStructure, isSameNativeStructure } from './native-structure.js';

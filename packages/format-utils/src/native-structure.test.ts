@@ -1,0 +1,51 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { copyNativeStructure, isSameNativeStructure } from './native-structure.js';
+
+/** Values over a tiny domain (keys `a`/`b`, a few leaves, `undefined` included), so that two drawn are often alike. */
+const { small } = fc.letrec((tie) => ({
+  small: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constantFrom(0, 1, 'a', '', true, null, undefined, Number.NaN),
+    fc.array(tie('small'), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom('a', 'b'), tie('small'), { maxKeys: 2 }),
+  ),
+}));
+
+/** A text for a value that keeps what JSON loses here: `undefined` properties, `NaN`, arrays apart from objects. */
+function describe_(value: unknown): string {
+  const walk = (item: unknown): unknown => {
+    if (item === undefined) return '(undefined)';
+    if (typeof item === 'number' && Number.isNaN(item)) return '(NaN)';
+    if (Array.isArray(item)) return ['(array)', ...item.map(walk)];
+    if (typeof item === 'object' && item !== null) return ['(object)', ...Object.entries(item).map(([key, child]) => [key, walk(child)])];
+    return item;
+  };
+  return JSON.stringify(walk(value));
+}
+
+describe('copyNativeStructure / isSameNativeStructure', () => {
+  it('should call a value the same as a copy exactly when the two are alike, key order and undefined properties included', () => {
+    fc.assert(
+      fc.property(small, small, (value, other) => {
+        expect(isSameNativeStructure(value, copyNativeStructure(value))).toBe(true);
+        expect(isSameNativeStructure(other, copyNativeStructure(value))).toBe(describe_(other) === describe_(value));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('should keep the copy as it was when the caller changes the value in place', () => {
+    const message = { role: 'user', content: [{ type: 'text', text: 'Read a.ts' }] };
+    const copy = copyNativeStructure(message);
+    message.content[0]!.text = 'Read b.ts';
+    expect(isSameNativeStructure(message, copy)).toBe(false);
+    expect(copy.content[0]?.text).toBe('Read a.ts');
+  });
+
+  it('should tell a property set to undefined from a missing one, and keys in another order', () => {
+    expect(isSameNativeStructure({ a: 1, b: undefined }, copyNativeStructure({ a: 1 }))).toBe(false);
+    expect(isSameNativeStructure({ b: 1, a: 1 }, copyNativeStructure({ a: 1, b: 1 }))).toBe(false);
+    expect(isSameNativeStructure([], copyNativeStructure({}))).toBe(false);
+  });
+});
