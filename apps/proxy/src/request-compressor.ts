@@ -11,7 +11,7 @@ import {
   type TurnReport,
 } from '@ctx/core';
 import { anthropicMessagesCodec, createAnthropicRequestDecoder, validateAnthropicRequest } from '@ctx/format-anthropic';
-import { openAIChatCodec, validateOpenAIRequest } from '@ctx/format-openai';
+import { createOpenAIRequestDecoder, openAIChatCodec, validateOpenAIRequest } from '@ctx/format-openai';
 import { isSameEntryContent, isSameJsonText } from '@ctx/strategy-utils';
 import { restoreCacheBreakpoints, withoutMessageBreakpoints } from './cache-breakpoints.js';
 import { ConversationStore } from './conversation-store.js';
@@ -38,7 +38,7 @@ function messagesOf(request: JsonRecord): readonly unknown[] {
 /** How the proxy reads, writes and checks one dialect's requests. */
 interface DialectSupport {
   decode(request: unknown): { readonly conversation: Conversation };
-  /** A decoder for one conversation's requests that reads only the messages it has not seen, where the codec has one. */
+  /** A decoder for one conversation's requests that reads only the messages it has not seen. */
   createDecoder?: () => ConversationDecoder;
   encode(conversation: Conversation): JsonRecord;
   validate(request: unknown): readonly { readonly rule: string; readonly path: string; readonly message: string }[];
@@ -53,6 +53,7 @@ const dialects: Readonly<Record<ProviderDialect, DialectSupport>> = {
   },
   openai: {
     decode: (request) => openAIChatCodec.decode(request),
+    createDecoder: createOpenAIRequestDecoder,
     encode: (conversation) => openAIChatCodec.encode(conversation).value,
     validate: validateOpenAIRequest,
   },
@@ -85,8 +86,8 @@ interface ConversationState {
    * once sent.
    */
   sentMessages: readonly unknown[] | undefined;
-  /** Decodes the conversation's requests, reading only the messages the last request did not hold (Anthropic). */
-  decoder: ConversationDecoder | undefined;
+  /** Decodes the conversation's requests, reading only the messages the last request did not hold. */
+  decoders: Partial<Record<ProviderDialect, ConversationDecoder>>;
   /** Serializes the requests of one conversation. */
   queue: Promise<unknown>;
 }
@@ -226,10 +227,10 @@ export class RequestCompressor {
    */
   async compress(dialect: ProviderDialect, request: JsonRecord, key: string, options: CompressOptions = {}): Promise<CompressedRequest> {
     const track = options.track ?? true;
-    if (!track) return this.compressOnce(dialect, request, { compression: undefined, sentMessages: undefined, decoder: undefined, queue: Promise.resolve() }, false);
+    if (!track) return this.compressOnce(dialect, request, { compression: undefined, sentMessages: undefined, decoders: {}, queue: Promise.resolve() }, false);
     let state = this.store.get(key);
     if (state === undefined) {
-      state = { compression: undefined, sentMessages: undefined, decoder: undefined, queue: Promise.resolve() };
+      state = { compression: undefined, sentMessages: undefined, decoders: {}, queue: Promise.resolve() };
       this.store.set(key, state);
     }
     const current = state;
@@ -261,7 +262,7 @@ export class RequestCompressor {
     let received = messagesOf(request);
     try {
       if (track && !this.options.stateless && support.createDecoder !== undefined) {
-        const decoder = (state.decoder ??= support.createDecoder());
+        const decoder = (state.decoders[dialect] ??= support.createDecoder());
         conversation = decoder.decode(request).conversation;
         received = decoder.messages;
       } else {

@@ -1,5 +1,5 @@
 import type { DecodeResult, FormatWarning, HistoryEntry } from '@ctx/core';
-import { copyNativeStructure, isSameNativeStructure } from '@ctx/format-utils';
+import { copyNativeStructure, countUnchangedMessages } from '@ctx/format-utils';
 import type { AnthropicMessageParam } from './anthropic-request-schema.js';
 import { anthropicConversationOf, decodeAnthropicMessage, parseAnthropicRequest } from './decode-anthropic-request.js';
 
@@ -29,12 +29,6 @@ interface SeenMessage {
   readonly named: readonly (readonly [string, string])[];
 }
 
-function messagesOf(input: unknown): readonly unknown[] | undefined {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
-  const { messages } = input as { readonly messages?: unknown };
-  return Array.isArray(messages) ? messages : undefined;
-}
-
 /**
  * Creates a decoder for the requests of one conversation, as a proxy receives them: every request repeats the
  * conversation so far and adds a few messages. The codec's `decode` validates and decodes every message of every
@@ -61,11 +55,7 @@ export function createAnthropicRequestDecoder(): AnthropicRequestDecoder {
       return copies;
     },
     decode(input) {
-      const messages = messagesOf(input);
-      let from = 0;
-      if (messages !== undefined) {
-        while (from < seen.length && from < messages.length && isSameNativeStructure(messages[from], (seen[from] as SeenMessage).copy)) from++;
-      }
+      const { messages, count: from } = countUnchangedMessages(input, copies);
       const kept = seen.slice(0, from);
       let request;
       try {

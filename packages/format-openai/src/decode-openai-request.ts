@@ -17,6 +17,7 @@ import { audioMediaType, audioFormat } from './audio-format.js';
 import {
   openAIChatRequestSchema,
   type OpenAIAssistantMessage,
+  type OpenAIChatRequest,
   type OpenAIAudioPart,
   type OpenAIContentPart,
   type OpenAIFilePart,
@@ -49,7 +50,15 @@ interface DecodeState {
   /** Tool names by call id, for the `toolName` of the tool messages that answer them. */
   readonly toolNames: Map<string, string>;
   /** The legacy `function_call` of the latest assistant message, until a `function` message answers it. */
-  pendingFunctionCall: { readonly id: string; readonly name: string } | undefined;
+  pendingFunctionCall: PendingFunctionCall | undefined;
+  /** Every tool call read, in order: what `toolNames` was given. */
+  readonly named: (readonly [id: string, name: string])[];
+}
+
+/** A legacy `function_call` waiting for the `function` message that answers it. */
+export interface PendingFunctionCall {
+  readonly id: string;
+  readonly name: string;
 }
 
 function withMetadata<T extends ContentBlock>(block: T, fields: object): T {
@@ -195,6 +204,7 @@ function contentMarkers(decoded: DecodedContent): OpenAIEntryMarkers {
 function decodeToolCall(toolCall: OpenAIToolCall, state: DecodeState): ToolCallBlock {
   if (toolCall.type === 'custom') {
     state.toolNames.set(toolCall.id, toolCall.custom.name);
+    state.named.push([toolCall.id, toolCall.custom.name]);
     return withMetadata(
       { type: 'tool_call', id: toolCall.id, name: toolCall.custom.name, parameters: toolCall.custom.input },
       {
@@ -206,6 +216,7 @@ function decodeToolCall(toolCall: OpenAIToolCall, state: DecodeState): ToolCallB
   }
   const { name, arguments: raw } = toolCall.function;
   state.toolNames.set(toolCall.id, name);
+  state.named.push([toolCall.id, name]);
   const parameters = parseToolCallArguments(raw);
   return withMetadata(
     { type: 'tool_call', id: toolCall.id, name, parameters },
@@ -362,7 +373,7 @@ function decodeMessage(
  * blocks can hold (a string, or text parts): one text block per string or part, the first block of each message
  * remembering its role, its fields and whether it was parts.
  */
-function decodeLeadingSystem(messages: readonly OpenAIMessage[]): { system: TextBlock[]; count: number } {
+export function decodeLeadingSystem(messages: readonly OpenAIMessage[]): { system: TextBlock[]; count: number } {
   const system: TextBlock[] = [];
   let count = 0;
   for (const message of messages) {
@@ -423,6 +434,57 @@ function decodeTool(tool: OpenAITool): ToolDefinition {
   };
 }
 
+/** What one message after the leading system messages decodes to, and what it tells the messages after it. */
+export interface DecodedOpenAIMessage {
+  readonly entry: HistoryEntry;
+  readonly warnings: readonly FormatWarning[];
+  /** Its tool calls, as `[id, name]` in order: later tool messages take their names from these. */
+  readonly named: readonly (readonly [id: string, name: string])[];
+  /** The legacy function call still waiting for its answer after this message. */
+  readonly pendingFunctionCall: PendingFunctionCall | undefined;
+}
+
+/**
+ * Decodes the message at `index` of a (validated) request, given the message before it, the tool names of every
+ * tool call before it (updated with its own) and the legacy function call waiting before it.
+ */
+export function decodeOpenAIMessage(
+  message: OpenAIMessage,
+  index: number,
+  previous: OpenAIMessage | undefined,
+  toolNames: Map<string, string>,
+  pendingFunctionCall: PendingFunctionCall | undefined,
+): DecodedOpenAIMessage {
+  const state: DecodeState = { warnings: [], toolNames, pendingFunctionCall, named: [] };
+  const entry = decodeMessage(message, index, previous, state);
+  return { entry, warnings: state.warnings, named: state.named, pendingFunctionCall: state.pendingFunctionCall };
+}
+
+/**
+ * The conversation of a (validated) request whose leading system messages decoded to `system` (undefined when it has
+ * none) and whose other messages decoded to `history`: with its tools and request fields, validated and frozen
+ * (entries validated before are taken as they are).
+ */
+export function openAIConversationOf(request: OpenAIChatRequest, system: TextBlock[] | undefined, history: readonly HistoryEntry[]): Conversation {
+  const requestFields = fieldsExcept(request, ['messages', 'tools']);
+  const conversation: Conversation = {
+    ...(system === undefined ? {} : { system }),
+    ...(request.tools === undefined ? {} : { tools: request.tools.map(decodeTool) }),
+    history,
+    ...(Object.keys(requestFields).length > 0 ? { providerMetadata: { [openAIKey]: { request: requestFields } } } : {}),
+  };
+  return parseConversation(conversation);
+}
+
+/**
+ * Validates `input` as an OpenAI Chat Completions request and returns it typed.
+ *
+ * @throws `InvalidFormatError` (from `@ctx/core`) naming every path that is not valid OpenAI chat input.
+ */
+export function parseOpenAIRequest(input: unknown): OpenAIChatRequest {
+  return parseNativeValue(openAIChatRequestSchema, input, { format });
+}
+
 /**
  * Decodes an OpenAI Chat Completions request (`{ messages, tools? }`) into a canonical conversation. See
  * {@link openAIChatCodec} for the mapping.
@@ -430,20 +492,18 @@ function decodeTool(tool: OpenAITool): ToolDefinition {
  * @throws `InvalidFormatError` (from `@ctx/core`) naming every path that is not valid OpenAI chat input.
  */
 export function decodeOpenAIRequest(input: unknown): DecodeResult {
-  const request = parseNativeValue(openAIChatRequestSchema, input, { format });
-  const state: DecodeState = { warnings: [], toolNames: new Map(), pendingFunctionCall: undefined };
+  const request = parseOpenAIRequest(input);
   const { messages } = request;
   const { system, count } = decodeLeadingSystem(messages);
+  const toolNames = new Map<string, string>();
+  let pending: PendingFunctionCall | undefined;
   const history: HistoryEntry[] = [];
+  const warnings: FormatWarning[] = [];
   for (let index = count; index < messages.length; index++) {
-    history.push(decodeMessage(messages[index] as OpenAIMessage, index, messages[index - 1], state));
+    const decoded = decodeOpenAIMessage(messages[index] as OpenAIMessage, index, messages[index - 1], toolNames, pending);
+    history.push(decoded.entry);
+    warnings.push(...decoded.warnings);
+    pending = decoded.pendingFunctionCall;
   }
-  const requestFields = fieldsExcept(request, ['messages', 'tools']);
-  const conversation: Conversation = {
-    ...(count > 0 ? { system } : {}),
-    ...(request.tools === undefined ? {} : { tools: request.tools.map(decodeTool) }),
-    history,
-    ...(Object.keys(requestFields).length > 0 ? { providerMetadata: { [openAIKey]: { request: requestFields } } } : {}),
-  };
-  return { conversation: parseConversation(conversation), warnings: state.warnings };
+  return { conversation: openAIConversationOf(request, count > 0 ? system : undefined, history), warnings };
 }

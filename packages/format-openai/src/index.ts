@@ -1,4 +1,5 @@
 export { openAIChatCodec } from './openai-chat-codec.js';
+export { createOpenAIRequestDecoder, type OpenAIRequestDecoder } from './openai-request-decoder.js';
 export {
   openAIChatRequestSchema,
   openAIContentPartSchema,

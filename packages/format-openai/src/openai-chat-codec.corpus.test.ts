@@ -1,6 +1,7 @@
 import { corpusExists, deepFreeze, listCorpusFiles } from '@ctx/format-utils/testing';
 import { describe, expect, it } from 'vitest';
 import { openAIChatCodec } from './openai-chat-codec.js';
+import { createOpenAIRequestDecoder } from './openai-request-decoder.js';
 import { readTrajectoryMessages } from './test-support/trajectory-messages.js';
 
 const files = corpusExists
@@ -20,6 +21,17 @@ describe.skipIf(!corpusExists)('openAIChatCodec (trajectory corpus)', () => {
       const input = deepFreeze({ messages });
       const { conversation } = openAIChatCodec.decode(input);
       expect(openAIChatCodec.encode(conversation).value).toStrictEqual(input);
+    });
+
+    it('should decode the trajectory request by request with createOpenAIRequestDecoder exactly as the codec does', () => {
+      // Each request as the agent sends it: the messages so far, parsed anew (no object shared with the last request).
+      const decoder = createOpenAIRequestDecoder();
+      const ends = messages.flatMap((message, index) => ((message as { role?: unknown }).role === 'assistant' ? [] : [index + 1]));
+      for (const [turn, end] of ends.entries()) {
+        const request = JSON.parse(JSON.stringify({ model: 'gpt-4o', messages: messages.slice(0, end) })) as unknown;
+        const decoded = decoder.decode(request);
+        if (turn % 10 === 0 || turn === ends.length - 1) expect(decoded, `request ${turn}`).toEqual(openAIChatCodec.decode(request));
+      }
     });
 
     it('should round-trip every message on its own exactly', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { copyNativeStructure, isSameNativeStructure } from './native-structure.js';
+import { copyNativeStructure, countUnchangedMessages, isSameNativeStructure } from './native-structure.js';
 
 /** Values over a tiny domain (keys `a`/`b`, a few leaves, `undefined` included), so that two drawn are often alike. */
 const { small } = fc.letrec((tie) => ({
@@ -47,5 +47,16 @@ describe('copyNativeStructure / isSameNativeStructure', () => {
     expect(isSameNativeStructure({ a: 1, b: undefined }, copyNativeStructure({ a: 1 }))).toBe(false);
     expect(isSameNativeStructure({ b: 1, a: 1 }, copyNativeStructure({ a: 1, b: 1 }))).toBe(false);
     expect(isSameNativeStructure([], copyNativeStructure({}))).toBe(false);
+  });
+});
+
+describe('countUnchangedMessages', () => {
+  it('should count the messages equal to the copies, up to the first that differs, and none without a message array', () => {
+    const copies = [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }].map((message) => copyNativeStructure(message));
+    expect(countUnchangedMessages({ messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'c' }] }, copies).count).toBe(1);
+    expect(countUnchangedMessages({ messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }, { role: 'user', content: 'd' }] }, copies).count).toBe(2);
+    expect(countUnchangedMessages({ messages: [{ role: 'user', content: 'a' }] }, copies).count).toBe(1);
+    expect(countUnchangedMessages({ messages: 'a' }, copies)).toEqual({ messages: undefined, count: 0 });
+    expect(countUnchangedMessages(null, copies)).toEqual({ messages: undefined, count: 0 });
   });
 });

@@ -64,3 +64,21 @@ export function isSameNativeStructure(value: unknown, copy: unknown): boolean {
   }
   return position === keys.length;
 }
+
+/**
+ * How many of a request's first messages are still those a decoder kept copies of: the `messages` array of `input`
+ * (when it is an object that has one) compared with `copies` one by one ({@link isSameNativeStructure}), up to the
+ * first that differs.
+ *
+ * @param input - A request, as the caller gave it (not validated).
+ * @param copies - Copies of the messages read before, in order.
+ * @returns The request's messages (undefined when it has no message array) and how many of them are unchanged.
+ */
+export function countUnchangedMessages(input: unknown, copies: readonly unknown[]): { readonly messages: readonly unknown[] | undefined; readonly count: number } {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { messages: undefined, count: 0 };
+  const { messages } = input as { readonly messages?: unknown };
+  if (!Array.isArray(messages)) return { messages: undefined, count: 0 };
+  let count = 0;
+  while (count < copies.length && count < messages.length && isSameNativeStructure(messages[count], copies[count])) count++;
+  return { messages, count };
+}

@@ -11,3 +11,4 @@ export {
   readCorpusText,
 } from './testing/corpus.js';
 export { deepFreeze } from './testing/deep-freeze.js';
+export { clientRequests, decodeOutcome, type ClientRequest, type ClientStep } from './testing/client-requests.js';

@@ -117,14 +117,16 @@ describe.skipIf(corpus === undefined)('ctx bench on a corpus session', () => {
         }
       }
     }
-    // The fresh compress figure shows, beside it, what tokenizing the text the strategy wrote cost: a part of the call
-    // (separate runs, so only of the same order), not a count of the whole history.
+    // The fresh compress figure shows, beside it, what tokenizing the text the strategy wrote cost: a time of its own,
+    // held to no goal. (It is timed in separate runs, so how it compares with the call's time depends on the machine's
+    // load: no test asserts that.)
     const compress = report.figures.find((figure) => figure.id === 'compress');
     expect(compress?.referenceColumns).toEqual(['fresh: tokenizing what it wrote']);
     for (const row of compress?.rows ?? []) {
-      const value = (column: string) => row.cells.find((cell) => cell.column === column)?.value ?? Number.NaN;
-      expect(value('fresh: tokenizing what it wrote'), row.name).toBeGreaterThanOrEqual(0);
-      expect(value('fresh: tokenizing what it wrote'), row.name).toBeLessThan(value('fresh') * 3);
+      const cell = row.cells.find((found) => found.column === 'fresh: tokenizing what it wrote');
+      expect(Number.isFinite(cell?.value), row.name).toBe(true);
+      expect(cell?.value, row.name).toBeGreaterThanOrEqual(0);
+      expect(cell?.met, row.name).toBeUndefined();
     }
     expect(report.peakRssBytes).toBeGreaterThan(0);
     // Every per-session figure starts with the baseline row: a reference held to no goal, with a value per session.

@@ -61,18 +61,20 @@ const callSpec = fc.record({
   needsApproval: fc.boolean(),
 });
 
+/** A turn of the prompt, given its place in the prompt (which makes its tool call ids unique in the prompt). */
+type Turn = (turnIndex: number) => AiSdkModelMessage[];
+
 /** An assistant message (text, reasoning, calls) followed by tool messages answering every client-executed call. */
 const assistantTurn = fc
   .tuple(
     fc.array(fc.oneof(text.map((value) => ({ type: 'text' as const, text: value })), reasoning), { maxLength: 3 }),
     fc.array(callSpec, { maxLength: 3 }),
-    fc.integer({ min: 0, max: 1_000_000 }),
     fc.boolean(),
     fc.boolean(),
     fc.boolean(),
   )
-  .map(([leading, calls, seed, splitResults, stringContent, approvalsApart]): AiSdkModelMessage[] => {
-    const ids = calls.map((_, index) => `call-${seed}-${index}`);
+  .map(([leading, calls, splitResults, stringContent, approvalsApart]): Turn => (turnIndex) => {
+    const ids = calls.map((_, index) => `call-${turnIndex}-${index}`);
     const result = (index: number): AiSdkToolResultPart => {
       const call = calls[index] as (typeof calls)[number];
       return withOptions({ type: 'tool-result' as const, toolCallId: ids[index] as string, toolName: call.name, output: call.output }, call.options);
@@ -112,9 +114,9 @@ const assistantTurn = fc
 
 const userTurn = fc
   .tuple(fc.oneof(text, fc.array(userPart, { maxLength: 3 })), options)
-  .map(([content, providerOptions]): AiSdkModelMessage[] => [withOptions({ role: 'user' as const, content }, providerOptions)]);
+  .map(([content, providerOptions]): Turn => () => [withOptions({ role: 'user' as const, content }, providerOptions)]);
 
-const systemTurn = text.map((content): AiSdkModelMessage[] => [{ role: 'system', content }]);
+const systemTurn = text.map((content): Turn => () => [{ role: 'system', content }]);
 
 /** A valid prompt: optional system string and tools, leading system messages, then up to ten turns. */
 export const promptArbitrary: fc.Arbitrary<AiSdkPrompt> = fc
@@ -131,6 +133,6 @@ export const promptArbitrary: fc.Arbitrary<AiSdkPrompt> = fc
   })
   .map(({ system, leadingSystem, turns, tools }) => ({
     ...(system === undefined ? {} : { system }),
-    messages: [...leadingSystem.flat(), ...turns.flat()],
+    messages: [...leadingSystem.flatMap((turn) => turn(0)), ...turns.flatMap((turn, turnIndex) => turn(turnIndex))],
     ...(tools === undefined ? {} : { tools }),
   }));
