@@ -80,4 +80,14 @@ describe('RequestCompressor', () => {
     const edited = await proxy.compress('anthropic', request(withBreakpointOn([{ role: 'user', content: 'Plan the launch.' }, ...longer.slice(1)], 2)), 'p');
     expect(edited.prefix).toBe('broken');
   });
+
+  it("should compress a request that breaks an API rule on its own, not blaming the client's problem on compression", async () => {
+    const proxy = await compressor();
+    // Two user messages in a row: the API's rules say roles alternate, and the compressed request keeps both.
+    const [first, ...rest] = conversationOf(24);
+    const messages: Message[] = [first as Message, { role: 'user', content: 'Start with src.' }, ...rest];
+    const compressed = await proxy.compress('anthropic', request(messages), 'rules');
+    expect([compressed.outcome, compressed.reason]).toEqual(['compressed', undefined]);
+    expect(compressed.body).toContain('Start with src.');
+  });
 });
