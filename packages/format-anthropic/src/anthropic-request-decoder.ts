@@ -1,6 +1,6 @@
 import type { DecodeResult, FormatWarning, HistoryEntry } from '@ctx/core';
 import { copyNativeStructure, countUnchangedMessages } from '@ctx/format-utils';
-import type { AnthropicMessageParam } from './anthropic-request-schema.js';
+import type { AnthropicMessageParam, AnthropicRequest } from './anthropic-request-schema.js';
 import { anthropicConversationOf, decodeAnthropicMessage, parseAnthropicRequest } from './decode-anthropic-request.js';
 
 /** Decodes the requests of one conversation, each holding the whole conversation so far. */
@@ -57,7 +57,7 @@ export function createAnthropicRequestDecoder(): AnthropicRequestDecoder {
     decode(input) {
       const { messages, count: from } = countUnchangedMessages(input, copies);
       const kept = seen.slice(0, from);
-      let request;
+      let request: AnthropicRequest;
       try {
         request = parseAnthropicRequest(from === 0 ? input : { ...(input as object), messages: (messages as readonly unknown[]).slice(from) });
       } catch (error) {
@@ -74,13 +74,13 @@ export function createAnthropicRequestDecoder(): AnthropicRequestDecoder {
       const history = [...kept.flatMap((message) => message.entries), ...added.flatMap((message) => message.entries)];
       const conversation = anthropicConversationOf(request, history);
       const warnings = [...kept.flatMap((message) => message.warnings), ...added.flatMap((message) => message.warnings)];
-      let next = history.length - added.reduce((count, message) => count + message.entries.length, 0);
+      // The new messages' entries as validated in the conversation (the kept ones are the same objects as before).
+      let position = kept.reduce((count, message) => count + message.entries.length, 0);
       seen = [
         ...kept,
         ...added.map((message, offset): SeenMessage => {
-          const count = message.entries.length;
-          next += count;
-          return { copy: copyNativeStructure(request.messages[offset]), entries: conversation.history.slice(next - count, next), warnings: message.warnings, named: message.named };
+          const entries = conversation.history.slice(position, (position += message.entries.length));
+          return { copy: copyNativeStructure(request.messages[offset]), entries, warnings: message.warnings, named: message.named };
         }),
       ];
       copies = seen.map((message) => message.copy);
