@@ -2,7 +2,7 @@ import type { ContentBlock } from './content-block.js';
 import type { EntryMetadata, HistoryEntry, Speaker } from './history-entry.js';
 import type { JsonValue } from './json-value.js';
 import type { ProviderMetadata } from './provider-metadata.js';
-import { isValidated, markValidated } from './validated-objects.js';
+import { freezeValidated, isValidated } from './validated-objects.js';
 
 /*
  * The fast path of entry validation: one walk that checks an entry, builds its frozen private copy and reuses every
@@ -36,7 +36,12 @@ function hasOnlyKnownKeys(input: PlainObject, knownPresent: number): boolean {
   return Object.keys(input).length === knownPresent;
 }
 
-function copyJson(value: unknown): JsonValue | NotSure {
+/**
+ * Copies a JSON value into frozen private containers. With `asBlockValue`, a new outermost container is marked
+ * validated as JSON: it is the part a strategy reuses whole; marking every nested container costs more than the rare
+ * rebuild sharing one saves.
+ */
+function copyJson(value: unknown, asBlockValue = false): JsonValue | NotSure {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -55,7 +60,7 @@ function copyJson(value: unknown): JsonValue | NotSure {
           if (item === notSure) return notSure;
           copy[index] = item;
         }
-        return Object.freeze(copy);
+        return asBlockValue ? freezeValidated(copy, 'json') : Object.freeze(copy);
       }
       if (!isPlainObject(value)) return notSure;
       const copy: Record<string, JsonValue | undefined> = {};
@@ -71,21 +76,16 @@ function copyJson(value: unknown): JsonValue | NotSure {
         if (copied === notSure) return notSure;
         copy[key] = copied;
       }
-      return Object.freeze(copy) as JsonValue;
+      return (asBlockValue ? freezeValidated(copy, 'json') : Object.freeze(copy)) as JsonValue;
     }
     default:
       return notSure;
   }
 }
 
-/**
- * Copies a block's parameters or result. Only this outermost container is recorded as validated: it is the part a
- * strategy reuses whole; recording every nested container costs more than the rare rebuild sharing one saves.
- */
+/** Copies a block's parameters or result (its outermost container marked validated as JSON). */
 function copyBlockValue(value: unknown): JsonValue | NotSure {
-  const copy = copyJson(value);
-  if (typeof copy === 'object' && copy !== null) markValidated(copy, 'json');
-  return copy;
+  return copyJson(value, true);
 }
 
 function copyProviderMetadata(value: unknown): ProviderMetadata | NotSure {
@@ -105,7 +105,7 @@ function copyProviderMetadata(value: unknown): ProviderMetadata | NotSure {
     }
     copy[provider] = Object.freeze(fieldsCopy);
   }
-  markValidated(Object.freeze(copy), 'provider-metadata');
+  freezeValidated(copy, 'provider-metadata');
   return copy;
 }
 
@@ -212,7 +212,7 @@ function copyBlock(value: unknown): ContentBlock | NotSure {
       return notSure;
   }
   if (optional === notSure || !hasOnlyKnownKeys(value, required + optional)) return notSure;
-  markValidated(Object.freeze(copy), 'block');
+  freezeValidated(copy, 'block');
   return copy as unknown as ContentBlock;
 }
 
@@ -245,7 +245,7 @@ function copyEntryMetadata(value: unknown): EntryMetadata | NotSure {
     return asString(key, item);
   });
   if (present === notSure || !hasOnlyKnownKeys(value, present)) return notSure;
-  markValidated(Object.freeze(copy), 'entry-metadata');
+  freezeValidated(copy, 'entry-metadata');
   return copy;
 }
 
@@ -277,6 +277,6 @@ export function copyValidEntry(input: unknown): HistoryEntry | undefined {
   const copy: PlainObject = { speaker, blocks: Object.freeze(blocksCopy) };
   const optional = copyOptional(input, copy, ['metadata'], (_key, item) => copyEntryMetadata(item));
   if (optional === notSure || !hasOnlyKnownKeys(input, 2 + optional)) return undefined;
-  markValidated(Object.freeze(copy), 'entry');
+  freezeValidated(copy, 'entry');
   return copy as unknown as HistoryEntry;
 }

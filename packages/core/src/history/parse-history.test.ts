@@ -8,6 +8,7 @@ import {
   parseSystemInstructions,
   parseToolDefinitions,
 } from './parse-history.js';
+import { isValidatedEntry } from './is-validated-entry.js';
 
 /** Runs `parse` and returns the issues of the InvalidHistoryError it must throw. */
 function issuesOf(parse: () => unknown): readonly ValidationIssue[] {
@@ -254,6 +255,32 @@ describe('parseHistoryEntry (parts validated before)', () => {
   it('should validate an unfrozen look-alike of a parsed entry, not trust it', () => {
     const lookAlike = { ...parsedTurn(), speaker: 'robot' };
     expect(pathsOf(() => parseHistoryEntry(lookAlike))).toEqual(['entry.speaker']);
+  });
+
+  it('should trust only the entries it handed out: not a proxy, a structured clone or a spread of one', () => {
+    const entry = parsedTurn();
+    expect(isValidatedEntry(entry)).toBe(true);
+    expect(isValidatedEntry(new Proxy(entry, {}))).toBe(false);
+    expect(isValidatedEntry(structuredClone(entry))).toBe(false);
+    expect(isValidatedEntry({ ...entry })).toBe(false);
+  });
+
+  it('should mark entries validated through the schema path too, so rebuilding from them reuses their blocks', () => {
+    // A `__proto__` key in parameters is valid JSON the fast path leaves to the schema.
+    const input = JSON.parse('{"speaker":"ai","blocks":[{"type":"tool_call","id":"c","name":"x","parameters":{"__proto__":1}}]}') as unknown;
+    const entry = parseHistoryEntry(input);
+    expect(isValidatedEntry(entry)).toBe(true);
+    const rebuilt = parseHistoryEntry({ ...entry, blocks: [...entry.blocks, { type: 'text', text: 'and' }] });
+    expect(rebuilt.blocks[0]).toBe(entry.blocks[0]);
+  });
+
+  it('should hand out plain frozen objects: no key, symbol or prototype besides what the entry holds', () => {
+    const entry = parsedTurn();
+    expect(Reflect.ownKeys(entry)).toEqual(['speaker', 'blocks', 'metadata']);
+    expect(Reflect.ownKeys(entry.blocks[1] as object)).toEqual(['type', 'id', 'name', 'parameters']);
+    expect(Object.getPrototypeOf(entry)).toBe(Object.prototype);
+    expect(structuredClone(entry)).toStrictEqual(entry);
+    expect(Object.isFrozen(entry) && Object.isFrozen(entry.blocks[1])).toBe(true);
   });
 
   it('should still check where a parsed block sits: a tool call moved into a human entry is refused', () => {

@@ -15,7 +15,11 @@ import { markValidated } from './validated-objects.js';
 
 type ParseOutcome<T> = { readonly value: T } | { readonly issues: readonly ValidationIssue[]; readonly cause: unknown };
 
-function validate<T>(schema: z.ZodType<T>, input: unknown, rootPath: string): ParseOutcome<T> {
+/**
+ * Validates `input` with `schema` and returns a deep-frozen private copy of the result; `mark`, if given, sees the copy
+ * before it is frozen.
+ */
+function validate<T>(schema: z.ZodType<T>, input: unknown, rootPath: string, mark?: (copy: T) => void): ParseOutcome<T> {
   // Validate the input itself, so a function or class instance is reported where it sits.
   const result = schema.safeParse(input);
   if (!result.success) {
@@ -29,7 +33,9 @@ function validate<T>(schema: z.ZodType<T>, input: unknown, rootPath: string): Pa
   }
   // Then freeze a private copy: the parse result shares JSON subtrees with the caller's objects, and freezing must
   // never reach those.
-  return { value: deepFreeze(structuredClone(result.data)) };
+  const copy = structuredClone(result.data);
+  mark?.(copy);
+  return { value: deepFreeze(copy) };
 }
 
 /**
@@ -42,12 +48,10 @@ function validate<T>(schema: z.ZodType<T>, input: unknown, rootPath: string): Pa
 function validateEntry(input: unknown, rootPath: string): ParseOutcome<HistoryEntry> {
   const copy = copyValidEntry(input);
   if (copy !== undefined) return { value: copy };
-  const outcome = validate(historyEntrySchema, input, rootPath);
-  if ('value' in outcome) {
-    markValidated(outcome.value, 'entry');
-    for (const block of outcome.value.blocks) markValidated(block, 'block');
-  }
-  return outcome;
+  return validate(historyEntrySchema, input, rootPath, (entry) => {
+    markValidated(entry, 'entry');
+    for (const block of entry.blocks) markValidated(block, 'block');
+  });
 }
 
 function parseWith<T>(schema: z.ZodType<T>, input: unknown, rootPath: string): T {
