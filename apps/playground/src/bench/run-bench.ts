@@ -11,11 +11,16 @@ import { measureStrategyCalls, type StrategyCallTimes } from './measure-strategy
 import { replaySession, type ReplayMeasurement } from './replay-session.js';
 import { replayThroughMiddleware } from './measure-middleware-replay.js';
 import { measureTokenizationPass } from './tokenization-pass.js';
+import { pairWithPasses, type PassedRun } from './paired-ratios.js';
 
-/** The replay of median time among a row's runs, with every run's time. */
-type ReportedReplay = ReplayMeasurement & { readonly sessionCharacters: number; readonly runMilliseconds: readonly number[] };
-/** A reported replay, with its session's tokenization pass (the median of those measured between its replays). */
-type PairedReplay = ReportedReplay & { readonly tokenizationMs: number };
+/** A row's reported replay on one session (see {@link pairWithPasses}), with every run's ratio. */
+type PairedReplay = ReplayMeasurement & {
+  readonly sessionCharacters: number;
+  /** The reported run's replay time ÷ its own tokenization passes. */
+  readonly ratio: number;
+  /** Every successful run's ratio, in run order. */
+  readonly runRatios: readonly number[];
+};
 
 /** A strategy or preset to measure: its name and a factory of fresh instances. */
 export interface BenchStrategy {
@@ -65,8 +70,9 @@ export function countBenchSteps(sessions: number, strategies: number): number {
 /**
  * Runs every measure of issue 18 side by side: each session replayed `runs` times with each strategy and with nothing
  * compressed (the baseline row, with a window no session reaches: what every replay costs before any strategy works),
- * a tokenization pass of the same session measured before each replay so both see the same machine; each row reports
- * its replay of median time, and ratios divide by the median pass. Each session is also replayed through the AI SDK
+ * a tokenization pass of the same session measured before each replay and after the last, so each replay is divided by
+ * the mean of the passes on either side of it (both sides of a ratio see the same machine); each row reports its run
+ * of median ratio. Each session is also replayed through the AI SDK
  * middleware with nothing compressed (the time inside the middleware per model call). Then the strategies' own calls
  * and one more turn on the largest session, and cold processes. Nothing is asserted; figures are compared with their
  * goals.
@@ -106,28 +112,22 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
   for (const [index, session] of sessions.entries()) {
     const first = measureTokenizationPass(session, tokenizer);
     const window = options.window ?? Math.min(largestDefaultWindow, Math.max(1, first.tokens));
+    // Tokenization passes are interleaved with the replays (one before each, and one after the last), so each replay
+    // is divided by the passes measured on either side of it; a row reports its run of median ratio: one slow pass or
+    // replay (other work on the machine) does not decide a figure.
     const passes: number[] = [first.milliseconds];
-    // Tokenization passes are interleaved with the replays (one before each), so they see the same machine; each row
-    // reports its replay of median time, divided by the median of all the session's passes: one slow pass or replay
-    // (other work on the machine) does not decide a figure.
-    const reportedReplays = new Map<string, ReportedReplay>();
+    const measuredRows: { readonly name: string; readonly runs: (ReplayMeasurement & PassedRun)[] }[] = [];
     const replayRuns = async (name: string, createStrategy: () => CompressionStrategy, contextLimit: number) => {
-      const measured: (ReplayMeasurement & { readonly sessionCharacters: number })[] = [];
+      const row = { name, runs: [] as (ReplayMeasurement & PassedRun)[] };
+      measuredRows.push(row);
       for (let run = 0; run < Math.max(1, runs); run++) {
         collectGarbage();
-        const pass = measureTokenizationPass(session, tokenizer);
-        passes.push(pass.milliseconds);
+        passes.push(measureTokenizationPass(session, tokenizer).milliseconds);
         collectGarbage();
         const replay = await replaySession({ session, createStrategy, tokenizer, contextLimit });
-        measured.push({ ...replay, sessionCharacters: pass.characters });
+        row.runs.push({ ...replay, passBefore: passes.length - 1 });
         if (replay.error !== undefined) break;
       }
-      const failed = measured.find((replay) => replay.error !== undefined);
-      if (failed?.error !== undefined) failures.push(`${name} on ${session.label}: ${failed.error}`);
-      const byTime = [...measured].sort((a, b) => a.milliseconds - b.milliseconds);
-      const reported = failed ?? byTime[Math.floor((byTime.length - 1) / 2)];
-      const runMilliseconds = measured.filter((replay) => replay.error === undefined).map((replay) => replay.milliseconds);
-      if (reported !== undefined) reportedReplays.set(name, { ...reported, runMilliseconds });
     };
     step(`S${index + 1} ${baselineRowName}`);
     // One untimed replay first: the first replay in a process also pays for compiling the code it runs.
@@ -137,14 +137,20 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
       step(`S${index + 1} ${strategy.name}`);
       await replayRuns(strategy.name, strategy.create, window);
     }
+    collectGarbage();
+    passes.push(measureTokenizationPass(session, tokenizer).milliseconds);
+    for (const row of measuredRows) {
+      const paired = pairWithPasses(row.runs, passes);
+      if (paired === undefined) continue;
+      const { reported, runRatios } = paired;
+      if (reported.error !== undefined) failures.push(`${row.name} on ${session.label}: ${reported.error}`);
+      const list = replays.get(row.name) ?? [];
+      list.push({ ...reported, sessionCharacters: first.characters, runRatios });
+      replays.set(row.name, list);
+    }
     step(`S${index + 1} AI SDK middleware`);
     middleware.push(await measureMiddleware(session));
-    const tokenizationMs = median(passes.slice(1).length > 0 ? passes.slice(1) : passes);
-    for (const [name, replay] of reportedReplays) {
-      const list = replays.get(name) ?? [];
-      list.push({ ...replay, tokenizationMs });
-      replays.set(name, list);
-    }
+    const tokenizationMs = median(passes.slice(1));
     summaries.push({
       key: `S${index + 1}`,
       label: session.label,
@@ -207,7 +213,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
     }));
   // Half the range of the runs' ratios: how far one run of the same cell moved on this machine.
   const ratioSpread = (replay: PairedReplay): number | undefined =>
-    replay.runMilliseconds.length < 2 ? undefined : (Math.max(...replay.runMilliseconds) - Math.min(...replay.runMilliseconds)) / (2 * replay.tokenizationMs);
+    replay.runRatios.length < 2 ? undefined : (Math.max(...replay.runRatios) - Math.min(...replay.runRatios)) / 2;
   const noOptimize = 'no optimize()';
   const figures: BenchFigure[] = [
     {
@@ -216,7 +222,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
       unit: 'ratio',
       goal: benchGoals.replayVsTokenization,
       columns,
-      rows: perSession((replay) => replay.milliseconds / replay.tokenizationMs, benchGoals.replayVsTokenization, ratioSpread),
+      rows: perSession((replay) => replay.ratio, benchGoals.replayVsTokenization, ratioSpread),
     },
     {
       id: 'turn-p50',
