@@ -19,7 +19,8 @@ export interface BenchCell {
   readonly note?: string;
   /**
    * Half the range of the values the figure's runs gave (the replay ratio, when a replay ran more than once): how far
-   * the same measurement moves between runs on this machine. `value` is the median run's.
+   * the same measurement moves between runs on this machine. `value` is the median run's (for replay ratios, the run
+   * of median ratio, each run divided by the tokenization passes measured on either side of it).
    */
   readonly spread?: number;
 }
@@ -66,6 +67,11 @@ export interface BenchSessionSummary {
   readonly window: number;
   /** One tokenization pass, in milliseconds (the median of the runs). */
   readonly tokenizationMs: number;
+  /**
+   * The fastest and the slowest of the session's passes, in milliseconds: how far the machine's speed moved while the
+   * session was measured (every figure of a run shares the machine with whatever else runs on it).
+   */
+  readonly tokenizationRangeMs: { readonly fastest: number; readonly slowest: number };
 }
 
 /** A strategy or preset the run did not measure, and why. */

@@ -1,6 +1,6 @@
 import { formatTable } from '../format-table.js';
 import { baselineRowName } from './baseline-replay.js';
-import type { BenchCell, BenchFigure, BenchReport, BenchUnit } from './bench-report.js';
+import type { BenchCell, BenchFigure, BenchReport, BenchSessionSummary, BenchUnit } from './bench-report.js';
 
 const integer = new Intl.NumberFormat('en-US');
 
@@ -31,6 +31,15 @@ function formatFigure(figure: BenchFigure): string {
   return [`${figure.title} — ${goal}`, formatTable(header, rows)].join('\n');
 }
 
+/** Slowest ÷ fastest tokenization pass of a session above which the report says the machine's speed moved. */
+const unsteadyMachine = 1.25;
+
+/** `61.0–175 ms`: the fastest and slowest of a session's passes. */
+function formatPassRange(session: BenchSessionSummary): string {
+  const { fastest, slowest } = session.tokenizationRangeMs;
+  return `${formatBenchValue(fastest, 'ms').replace(' ms', '')}–${formatBenchValue(slowest, 'ms')}`;
+}
+
 const sourceLine: Record<BenchReport['source'], string> = {
   corpus: 'the largest sessions of the corpus',
   paths: 'the given transcripts, largest first',
@@ -46,11 +55,17 @@ const sourceLine: Record<BenchReport['source'], string> = {
 export function formatBenchReport(report: BenchReport): string {
   const sessions = report.sessions.map(
     (session) =>
-      `  ${session.key}  ${session.label}: ${(session.bytes / 1_000_000).toFixed(1)} MB, ${integer.format(session.entries)} entries, ${integer.format(session.tokens)} tokens, window ${integer.format(session.window)}, one tokenization pass ${formatBenchValue(session.tokenizationMs, 'ms')}`,
+      `  ${session.key}  ${session.label}: ${(session.bytes / 1_000_000).toFixed(1)} MB, ${integer.format(session.entries)} entries, ${integer.format(session.tokens)} tokens, window ${integer.format(session.window)}, one tokenization pass ${formatBenchValue(session.tokenizationMs, 'ms')} (${formatPassRange(session)} over the run)`,
   );
+  const drifted = report.sessions.filter((session) => session.tokenizationRangeMs.slowest > unsteadyMachine * session.tokenizationRangeMs.fastest);
   const lines = [
     `ctx bench (${report.tokenizer}) on ${sourceLine[report.source]}:`,
     ...sessions,
+    ...(drifted.length === 0
+      ? []
+      : [
+          `The machine's speed moved during this run (a tokenization pass of ${drifted.map((session) => `${session.key} took ${formatPassRange(session)}`).join(', of ')}): a value within its ± of a goal is not decided by one run; run again on a quieter machine.`,
+        ]),
     `Measured: ${report.measured.join(', ') || 'nothing'}.`,
     `${baselineRowName}: each session replayed with a window no session reaches, so no strategy ever runs — what every replay costs before a strategy does anything; for reference, held to no goal.`,
     ...report.skipped.map((skipped) => `Not measured: ${skipped.name} (${skipped.reason}).`),

@@ -150,7 +150,8 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
     }
     step(`S${index + 1} AI SDK middleware`);
     middleware.push(await measureMiddleware(session));
-    const tokenizationMs = median(passes.slice(1));
+    const timedPasses = passes.slice(1);
+    const tokenizationMs = median(timedPasses);
     summaries.push({
       key: `S${index + 1}`,
       label: session.label,
@@ -160,6 +161,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
       tokens: first.tokens,
       window,
       tokenizationMs,
+      tokenizationRangeMs: { fastest: Math.min(...timedPasses), slowest: Math.max(...timedPasses) },
     });
   }
 

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { BenchReport, BenchSessionSummary } from './bench-report.js';
+import { formatBenchReport } from './format-bench-report.js';
+
+const session = (key: string, fastest: number, slowest: number): BenchSessionSummary => ({
+  key,
+  label: `${key.toLowerCase()}.jsonl`,
+  bytes: 3_200_000,
+  entries: 293,
+  characters: 3_100_000,
+  tokens: 171_407,
+  window: 171_407,
+  tokenizationMs: (fastest + slowest) / 2,
+  tokenizationRangeMs: { fastest, slowest },
+});
+
+const report = (sessions: readonly BenchSessionSummary[]): BenchReport => ({
+  tokenizer: 'gpt-tokenizer:o200k_base',
+  source: 'corpus',
+  sessions,
+  measured: ['watermark'],
+  skipped: [],
+  figures: [],
+  peakRssBytes: 300 * 1024 * 1024,
+  missed: 0,
+});
+
+describe('formatBenchReport', () => {
+  it("should give each session's fastest and slowest tokenization pass", () => {
+    const printed = formatBenchReport(report([session('S1', 59.4, 66.1)]));
+    expect(printed).toMatch(/^ {2}S1 {2}s1\.jsonl: .*one tokenization pass 62\.8 ms \(59\.4–66\.1 ms over the run\)$/m);
+  });
+
+  it("should say when the machine's speed moved enough during the run that a value near its goal is not decided", () => {
+    const steady = formatBenchReport(report([session('S1', 59.4, 66.1), session('S2', 140, 150)]));
+    expect(steady).not.toContain("The machine's speed moved");
+    const unsteady = formatBenchReport(report([session('S1', 59.4, 117), session('S2', 140, 150), session('S3', 90, 180)]));
+    expect(unsteady).toContain(
+      "The machine's speed moved during this run (a tokenization pass of S1 took 59.4–117 ms, of S3 took 90.0–180 ms): a value within its ± of a goal is not decided by one run",
+    );
+  });
+});
