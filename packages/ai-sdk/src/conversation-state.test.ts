@@ -32,12 +32,30 @@ const turn = fc.oneof(
   text.map((value): AiSdkModelMessage[] => [{ role: 'user', content: value }]),
   text.map((value): AiSdkModelMessage[] => [{ role: 'user', content: [{ type: 'text', text: value, providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } } }] }]),
   text.map((value): AiSdkModelMessage[] => [{ role: 'assistant', content: value }]),
-  fc.tuple(text, fc.integer({ min: 0, max: 1_000_000 })).map(([value, seed]): AiSdkModelMessage[] => [
-    { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool-call', toolCallId: `c${seed}`, toolName: 'read', input: { path: value } }] },
-    { role: 'tool', content: [{ type: 'tool-result', toolCallId: `c${seed}`, toolName: 'read', output: { type: 'text', value: `${value}\n`.repeat(3) } }] },
+  // The call's id is given when the turn joins a prompt (`withUniqueCallIds`): ids drawn at random repeated now and
+  // then (fast-check favours small numbers), and a conversation that answers two calls of the same id is not valid.
+  text.map((value): AiSdkModelMessage[] => [
+    { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool-call', toolCallId: 'c', toolName: 'read', input: { path: value } }] },
+    { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', toolName: 'read', output: { type: 'text', value: `${value}\n`.repeat(3) } }] },
   ]),
   text.map((value): AiSdkModelMessage[] => [{ role: 'system', content: `Mode: ${value}` }]),
 );
+
+/** The turns' messages, each turn's tool call (and its result) given an id no earlier turn of the prompt used. */
+function withUniqueCallIds(turns: readonly AiSdkModelMessage[][], ids: { next: number }): AiSdkModelMessage[] {
+  return turns.flatMap((messages) => {
+    const id = `c${ids.next++}`;
+    return messages.map((message): AiSdkModelMessage => {
+      if (message.role === 'assistant' && typeof message.content !== 'string') {
+        return { ...message, content: message.content.map((part) => (part.type === 'tool-call' ? { ...part, toolCallId: id } : part)) };
+      }
+      if (message.role === 'tool') {
+        return { ...message, content: message.content.map((part) => (part.type === 'tool-result' ? { ...part, toolCallId: id } : part)) };
+      }
+      return message;
+    });
+  });
+}
 
 /** What an app does between two calls. */
 const step = fc.oneof(
@@ -54,11 +72,12 @@ describe('ConversationState', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(turn, { maxLength: 3 }), fc.array(step, { minLength: 1, maxLength: 10 }), async (start, steps) => {
         const state = roomyState();
-        let prompt: AiSdkPrompt = { system: 'You are terse.', messages: start.flat() };
+        const ids = { next: 0 };
+        let prompt: AiSdkPrompt = { system: 'You are terse.', messages: withUniqueCallIds(start, ids) };
         let seen: readonly AiSdkModelMessage[] | undefined;
         for (const change of [{ kind: 'same' as const }, ...steps]) {
           const messages = prompt.messages;
-          if (change.kind === 'more') prompt = { ...prompt, messages: [...messages, ...change.turns.flat()] };
+          if (change.kind === 'more') prompt = { ...prompt, messages: [...messages, ...withUniqueCallIds(change.turns, ids)] };
           else if (change.kind === 'edit' && messages.length > 0) {
             const at = change.at % messages.length;
             const edited: AiSdkModelMessage = { role: 'user', content: `edited ${JSON.stringify(messages[at])}` };
