@@ -1,6 +1,6 @@
 import type { DecodeResult, FormatWarning, HistoryEntry } from '@ctx/core';
-import { copyNativeStructure, countUnchangedMessages } from '@ctx/format-utils';
-import type { AnthropicMessageParam, AnthropicRequest } from './anthropic-request-schema.js';
+import { copyNativeStructure, countUnchangedMessages, parseMessagesFrom } from '@ctx/format-utils';
+import type { AnthropicMessageParam } from './anthropic-request-schema.js';
 import { anthropicConversationOf, decodeAnthropicMessage, parseAnthropicRequest } from './decode-anthropic-request.js';
 
 /** Decodes the requests of one conversation, each holding the whole conversation so far. */
@@ -57,14 +57,7 @@ export function createAnthropicRequestDecoder(): AnthropicRequestDecoder {
     decode(input) {
       const { messages, count: from } = countUnchangedMessages(input, copies);
       const kept = seen.slice(0, from);
-      let request: AnthropicRequest;
-      try {
-        request = parseAnthropicRequest(from === 0 ? input : { ...(input as object), messages: (messages as readonly unknown[]).slice(from) });
-      } catch (error) {
-        // Named by its path in the whole request.
-        if (from > 0) parseAnthropicRequest(input);
-        throw error;
-      }
+      const request = parseMessagesFrom(input, from, parseAnthropicRequest);
       const toolNames = new Map<string, string>();
       for (const message of kept) for (const [id, name] of message.named) toolNames.set(id, name);
       const added = request.messages.map((message, offset) => {

@@ -1,5 +1,5 @@
 import type { DecodeResult, FormatWarning, HistoryEntry, TextBlock } from '@ctx/core';
-import { copyNativeStructure, countUnchangedMessages } from '@ctx/format-utils';
+import { copyNativeStructure, countUnchangedMessages, parseMessagesFrom } from '@ctx/format-utils';
 import {
   decodeLeadingSystem,
   decodeOpenAIMessage,
@@ -7,7 +7,7 @@ import {
   parseOpenAIRequest,
   type PendingFunctionCall,
 } from './decode-openai-request.js';
-import type { OpenAIChatRequest, OpenAIMessage } from './openai-chat-request-schema.js';
+import type { OpenAIMessage } from './openai-chat-request-schema.js';
 
 /** Decodes the requests of one conversation, each holding the whole conversation so far. */
 export interface OpenAIRequestDecoder {
@@ -58,18 +58,10 @@ export function createOpenAIRequestDecoder(): OpenAIRequestDecoder {
       return copies;
     },
     decode(input) {
-      const unchanged = countUnchangedMessages(input, copies);
-      const { messages } = unchanged;
+      const { messages, count: unchanged } = countUnchangedMessages(input, copies);
       // The leading system messages are read together, and where they end depends on the message after them.
-      const from = unchanged.count <= leading.count ? 0 : unchanged.count;
-      let request: OpenAIChatRequest;
-      try {
-        request = parseOpenAIRequest(from === 0 ? input : { ...(input as object), messages: (messages as readonly unknown[]).slice(from) });
-      } catch (error) {
-        // Named by its path in the whole request.
-        if (from > 0) parseOpenAIRequest(input);
-        throw error;
-      }
+      const from = unchanged <= leading.count ? 0 : unchanged;
+      const request = parseMessagesFrom(input, from, parseOpenAIRequest);
       const kept = seen.slice(0, from);
       const system = from === 0 ? decodeLeadingSystem(request.messages) : leading;
       const toolNames = new Map<string, string>();

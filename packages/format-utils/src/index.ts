@@ -29,4 +29,4 @@ export { isFlagSet, readNumberField, readObjectField, readStringField } from './
 export { imageMediaTypeFromUrl } from './image-media-type.js';
 
 // Remembering native input
-export { copyNativeStructure, countUnchangedMessages, isSameNativeStructure } from './native-structure.js';
+export { copyNativeStructure, countUnchangedMessages, isSameNativeStructure, parseMessagesFrom } from './native-structure.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { copyNativeStructure, countUnchangedMessages, isSameNativeStructure } from './native-structure.js';
+import { copyNativeStructure, countUnchangedMessages, isSameNativeStructure, parseMessagesFrom } from './native-structure.js';
 
 /** Values over a tiny domain (keys `a`/`b`, a few leaves, `undefined` included), so that two drawn are often alike. */
 const { small } = fc.letrec((tie) => ({
@@ -58,5 +58,24 @@ describe('countUnchangedMessages', () => {
     expect(countUnchangedMessages({ messages: [{ role: 'user', content: 'a' }] }, copies).count).toBe(1);
     expect(countUnchangedMessages({ messages: 'a' }, copies)).toEqual({ messages: undefined, count: 0 });
     expect(countUnchangedMessages(null, copies)).toEqual({ messages: undefined, count: 0 });
+  });
+});
+
+describe('parseMessagesFrom', () => {
+  /** A request parser that names the first message that is not a string by its index in what it was given. */
+  const parse = (input: unknown): { readonly messages: readonly string[]; readonly model: unknown } => {
+    const { messages, model } = input as { readonly messages: readonly unknown[]; readonly model: unknown };
+    const bad = messages.findIndex((message) => typeof message !== 'string');
+    if (bad >= 0) throw new TypeError(`messages[${bad}]: expected a string`);
+    return { messages: messages as readonly string[], model };
+  };
+
+  it("should parse only the messages from `from` on, with the request's other fields", () => {
+    expect(parseMessagesFrom({ model: 'm', messages: ['a', 'b', 'c'] }, 2, parse)).toEqual({ model: 'm', messages: ['c'] });
+    expect(parseMessagesFrom({ model: 'm', messages: ['a', 'b', 'c'] }, 0, parse)).toEqual({ model: 'm', messages: ['a', 'b', 'c'] });
+  });
+
+  it('should name an invalid new message by its place in the whole request', () => {
+    expect(() => parseMessagesFrom({ model: 'm', messages: ['a', 'b', 'c', 4] }, 2, parse)).toThrow('messages[3]: expected a string');
   });
 });

@@ -82,3 +82,25 @@ export function countUnchangedMessages(input: unknown, copies: readonly unknown[
   while (count < copies.length && count < messages.length && isSameNativeStructure(messages[count], copies[count])) count++;
   return { messages, count };
 }
+
+/**
+ * Parses the part of a request a decoder has not read yet: `input` with only its messages from `from` on (the whole
+ * request when `from` is 0). When that part is invalid, the whole request is parsed to throw its error instead, so a
+ * problem is named by its path in the request the caller gave (`messages[7].content`, not `messages[1].content`).
+ *
+ * @param input - The request, as the caller gave it (an object with a message array when `from` > 0).
+ * @param from - How many leading messages are unchanged and not read again ({@link countUnchangedMessages}).
+ * @param parse - Validates a request and returns it typed; throws on invalid input.
+ * @returns What `parse` returns for the request's messages from `from` on (and its other fields).
+ * @throws What `parse` throws for the whole request.
+ */
+export function parseMessagesFrom<Request>(input: unknown, from: number, parse: (input: unknown) => Request): Request {
+  if (from === 0) return parse(input);
+  const { messages } = input as { readonly messages: readonly unknown[] };
+  try {
+    return parse({ ...(input as object), messages: messages.slice(from) });
+  } catch (error) {
+    parse(input);
+    throw error;
+  }
+}
