@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// The one test command (`npm test`): installs, builds, type-checks, lints, builds the API docs, checks changesets,
-// proves the packed packages install and work with plain npm (scripts/pack-and-install.mjs), runs every vitest test
+// The one test command (`npm test`): installs, builds, then side by side type-checks, lints, builds the API docs, checks
+// changesets and proves the packed packages install and work with plain npm (scripts/pack-and-install.mjs), runs every vitest test
 // on Node 20 (this machine's), 22 and 24 side by side (the others fetched with `npx -y node@<major>`; there without the corpus
 // tests, which run once), and ends with the line
 // `N passed, N failed`: each static check counts as one test, each vitest test counts once per Node version it ran
 // on. The line before it says how many tests were skipped and, when the corpus is absent, how to point at it.
 // `CTX_TEST_NODES=20` (a comma-separated list of Node majors, default `20,22,24`) runs vitest on fewer versions.
 // Works from a fresh clone with only Node 20 + npm.
+import { Buffer } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,22 +37,52 @@ function run(label, command, args) {
   return ok;
 }
 
+/**
+ * Runs a command without waiting, its output captured and printed in one piece when it ends (so checks that run at
+ * once do not interleave their lines); resolves to whether it exited 0.
+ */
+function runCaptured(label, command, args) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+    const chunks = [];
+    child.stdout.on('data', (chunk) => chunks.push(chunk));
+    child.stderr.on('data', (chunk) => chunks.push(chunk));
+    const finish = (ok, error) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      timings.push(`${label} ${seconds} s`);
+      const output = `${Buffer.concat(chunks).toString('utf8')}${error === undefined ? '' : `${String(error)}\n`}`;
+      process.stdout.write(`\n▶ ${label}: ${command} ${args.join(' ')}\n${output}${ok ? '✓' : '✗'} ${label} (${seconds} s)\n`);
+      resolve(ok);
+    };
+    child.on('error', (error) => finish(false, error));
+    child.on('close', (status) => finish(status === 0));
+  });
+}
+
 const checks = [];
 const install = run('install', 'npx', ['-y', 'pnpm@10.34.9', 'install', '--frozen-lockfile']);
 checks.push(['install', install]);
 if (install) {
   const built = run('build', 'npx', ['turbo', 'run', 'build', '--output-logs=errors-only']);
   checks.push(['build', built]);
-  checks.push(['typecheck', run('typecheck', 'npx', ['turbo', 'run', 'typecheck', '--continue', '--output-logs=errors-only'])]);
-  // One ESLint process for the whole repository: its type-aware rules then share one TypeScript service (the libraries
-  // and the packages' declarations read once), where a process per package took 3.5 minutes of CI's 2 cores, not 1.
-  checks.push(['lint', run('lint', 'npx', ['eslint', '.'])]);
-  checks.push(['docs', run('docs', 'npx', ['typedoc', '--logLevel', 'Warn'])]);
-  if (existsSync(`${root}.git`)) {
-    checks.push(['changesets', run('changesets', 'npx', ['changeset', 'status'])]);
-  }
-  // Needs the build above; without one it cannot pack anything, so it fails with it.
-  checks.push(['packed install', built && run('packed install', process.execPath, ['scripts/pack-and-install.mjs', '--skip-build'])]);
+  // The checks below only read the sources and the build, so they run at once: one after another, lint and the docs
+  // (one process each) and the packed install (waiting on npm much of its time) left one of CI's 2 cores idle.
+  const staticChecks = [
+    ['typecheck', 'npx', ['turbo', 'run', 'typecheck', '--continue', '--output-logs=errors-only']],
+    // One ESLint process for the whole repository: its type-aware rules then share one TypeScript service (the
+    // libraries and the packages' declarations read once), where a process per package took 3.5 minutes of 2 cores.
+    ['lint', 'npx', ['eslint', '.']],
+    ['docs', 'npx', ['typedoc', '--logLevel', 'Warn']],
+    ...(existsSync(`${root}.git`) ? [['changesets', 'npx', ['changeset', 'status']]] : []),
+  ];
+  const outcomes = await Promise.all([
+    ...staticChecks.map(([label, command, args]) => runCaptured(label, command, args)),
+    // Needs the build above; without one it cannot pack anything, so it fails with it.
+    built ? runCaptured('packed install', process.execPath, ['scripts/pack-and-install.mjs', '--skip-build']) : false,
+  ]);
+  for (const [index, [label]] of staticChecks.entries()) checks.push([label, outcomes[index]]);
+  checks.push(['packed install', outcomes.at(-1)]);
 }
 
 let passed = 0;

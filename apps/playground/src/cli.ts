@@ -6,7 +6,8 @@ import type { CompareCommandOptions } from './commands/compare-command.js';
 import type { CompressCommandOptions } from './commands/compress-command.js';
 import type { CostCommandOptions } from './commands/cost-command.js';
 import type { StressCommandOptions } from './commands/stress-command.js';
-import { parseSessionsOption } from './bench/bench-options.js';
+import { parseOnlyOption, parseSessionsOption } from './bench/bench-options.js';
+import { benchParts } from './bench/bench-parts.js';
 import { outputFormats } from './output-format-names.js';
 import { exitCodesHelp } from './exit-codes.js';
 import { isDebugRequested, reportCliError } from './report-cli-error.js';
@@ -170,6 +171,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     .option('--runs <count>', 'timed runs of each replay, call and cold process; the median is reported (default: 3; 1 with --quick)', parseRunsOption)
     .option('--window <tokens>', "the replays' context window (default: each session's own size in tokens, at most 200,000)", parseWindowOption)
     .option('--quick', 'one session, one run of each measure and a short warm-up: a smoke run', false)
+    .option('--only <parts>', `measure only these parts of the run, comma-separated: ${benchParts.join(', ')} (default: all)`, parseOnlyOption)
     .option('--json', 'print the report as JSON', false)
     .action(async (paths: string[], options: BenchCommandOptions) => {
       const { runBenchCommand } = await import('./commands/bench-command.js');

@@ -1,3 +1,4 @@
+import type { BenchPart } from './bench-parts.js';
 import type { BenchSource } from './bench-sessions.js';
 
 /** A figure's target from issue 18: met when the value, rounded to two decimals, is at most `max`. */
@@ -88,6 +89,9 @@ export interface BenchReport {
   /** What was measured, in order: strategies, then presets. */
   readonly measured: readonly string[];
   readonly skipped: readonly BenchSkipped[];
+  /** The parts of the run measured (every part unless `--only` picked some), in the order they ran. */
+  readonly parts: readonly BenchPart[];
+  /** The figures those parts measure, in the order of issue 18's table. */
   readonly figures: readonly BenchFigure[];
   /** The bench process's peak resident set size, in bytes. */
   readonly peakRssBytes: number;

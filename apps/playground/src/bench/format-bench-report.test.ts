@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { benchParts, type BenchPart } from './bench-parts.js';
 import type { BenchReport, BenchSessionSummary } from './bench-report.js';
 import { formatBenchReport } from './format-bench-report.js';
 
@@ -14,12 +15,13 @@ const session = (key: string, fastest: number, slowest: number): BenchSessionSum
   tokenizationRangeMs: { fastest, slowest },
 });
 
-const report = (sessions: readonly BenchSessionSummary[]): BenchReport => ({
+const report = (sessions: readonly BenchSessionSummary[], parts: readonly BenchPart[] = benchParts): BenchReport => ({
   tokenizer: 'gpt-tokenizer:o200k_base',
   source: 'corpus',
   sessions,
   measured: ['watermark'],
   skipped: [],
+  parts,
   figures: [],
   peakRssBytes: 300 * 1024 * 1024,
   missed: 0,
@@ -38,5 +40,14 @@ describe('formatBenchReport', () => {
     expect(unsteady).toContain(
       "The machine's speed moved during this run (a tokenization pass of S1 took 59.4–117 ms, of S3 took 90.0–180 ms): a value within its ± of a goal is not decided by one run",
     );
+  });
+
+  it('should name the parts a run measured when --only picked some, and describe the baseline row only when replays ran', () => {
+    const all = formatBenchReport(report([session('S1', 59.4, 66.1)]));
+    expect(all).not.toContain('--only');
+    expect(all).toMatch(/^baseline: nothing compressed: each session replayed/m);
+    const some = formatBenchReport(report([session('S1', 59.4, 66.1)], ['calls', 'cold']));
+    expect(some).toMatch(/^Only these parts of the run \(--only\): calls, cold; the others' figures are left out\.$/m);
+    expect(some).not.toContain('baseline: nothing compressed');
   });
 });

@@ -1,5 +1,6 @@
 import { formatTable } from '../format-table.js';
 import { baselineRowName } from './baseline-replay.js';
+import { benchParts } from './bench-parts.js';
 import type { BenchCell, BenchFigure, BenchReport, BenchSessionSummary, BenchUnit } from './bench-report.js';
 
 const integer = new Intl.NumberFormat('en-US');
@@ -67,7 +68,12 @@ export function formatBenchReport(report: BenchReport): string {
           `The machine's speed moved during this run (a tokenization pass of ${drifted.map((session) => `${session.key} took ${formatPassRange(session)}`).join(', of ')}): a value within its ± of a goal is not decided by one run; run again on a quieter machine.`,
         ]),
     `Measured: ${report.measured.join(', ') || 'nothing'}.`,
-    `${baselineRowName}: each session replayed with a window no session reaches, so no strategy ever runs — what every replay costs before a strategy does anything; for reference, held to no goal.`,
+    ...(report.parts.length === benchParts.length ? [] : [`Only these parts of the run (--only): ${report.parts.join(', ')}; the others' figures are left out.`]),
+    ...(report.parts.includes('replay')
+      ? [
+          `${baselineRowName}: each session replayed with a window no session reaches, so no strategy ever runs — what every replay costs before a strategy does anything; for reference, held to no goal.`,
+        ]
+      : []),
     ...report.skipped.map((skipped) => `Not measured: ${skipped.name} (${skipped.reason}).`),
   ];
   for (const figure of report.figures) lines.push('', formatFigure(figure));

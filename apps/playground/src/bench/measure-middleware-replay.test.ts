@@ -24,4 +24,21 @@ describe('replayThroughMiddleware', () => {
     expect(replay.error).toMatch(/^ContextWindowExceededError: /);
     expect(replay.callOverheadMilliseconds).toHaveLength(1);
   });
+
+  it('should make no model call after a session that ends in a tool call (cut off while its tools ran)', async () => {
+    const [demo] = (await findBenchSessions([demoTranscriptPath], 1)).sessions;
+    if (demo === undefined) throw new Error('the demo transcript holds no conversation');
+    // human, then (ai with a tool call, its result) twice, then a third call whose result was never recorded.
+    const history = demo.history.slice(0, 6);
+    expect(history.map((entry) => entry.speaker)).toEqual(['human', 'ai', 'tool', 'ai', 'tool', 'ai']);
+    const replay = await replayThroughMiddleware({
+      session: { ...demo, history },
+      createStrategy: createBaselineStrategy,
+      tokenizer: await createGptTokenizer(),
+      contextWindow: baselineWindow,
+    });
+    expect(replay.error).toBeUndefined();
+    // Before each of the three ai entries; none after the last.
+    expect(replay.callOverheadMilliseconds).toHaveLength(3);
+  });
 });

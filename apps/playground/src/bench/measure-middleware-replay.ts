@@ -47,10 +47,22 @@ const answeringModel = {
 } as unknown as LanguageModel;
 
 /**
+ * Whether the session ends in a tool call: its last assistant turn (the run of `ai` entries it ends with) calls a tool
+ * whose result was never recorded — a session cut off while its tools ran. No model call follows such an ending (the
+ * app runs the tools first, and the AI SDK refuses a prompt whose tool calls have no results).
+ */
+function endsInToolCall(entries: readonly HistoryEntry[]): boolean {
+  for (let index = entries.length - 1; index >= 0 && entries[index]?.speaker === 'ai'; index--) {
+    if (entries[index]?.blocks.some((block) => block.type === 'tool_call') === true) return true;
+  }
+  return false;
+}
+
+/**
  * The messages an app would pass on each model call: the session encoded as AI SDK messages, and before each of the
- * model's own entries (and after the last entry) how many of them the call sends. Each turn's new entries are encoded
- * on their own and appended, which for a session from another format gives the same messages as encoding every
- * prefix (checked against the whole session's encoding).
+ * model's own entries (and after the last entry, unless the session {@link endsInToolCall}) how many of them the call
+ * sends. Each turn's new entries are encoded on their own and appended, which for a session from another format gives
+ * the same messages as encoding every prefix (checked against the whole session's encoding).
  */
 function callsOf(session: BenchSession): { readonly prompt: AiSdkPrompt; readonly messageCounts: readonly number[] } {
   const whole = aiSdkCodec.encode({ system: session.system, tools: session.tools, history: session.history }).value;
@@ -62,7 +74,7 @@ function callsOf(session: BenchSession): { readonly prompt: AiSdkPrompt; readonl
     const next = entries[index + 1];
     if (next !== undefined && next.speaker !== 'ai') continue;
     messages.push(...aiSdkCodec.encode({ history: entries.slice(from, index + 1) }).value.messages);
-    messageCounts.push(messages.length);
+    if (next !== undefined || !endsInToolCall(entries)) messageCounts.push(messages.length);
     from = index + 1;
   }
   if (JSON.stringify(messages) !== JSON.stringify(whole.messages)) {

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { demoTranscriptPath } from '../demo-transcript.js';
 import { createBaselineStrategy } from './baseline-replay.js';
 import { findBenchSessions } from './bench-sessions.js';
-import { runBench } from './run-bench.js';
+import { countBenchSteps, runBench } from './run-bench.js';
 import { createTokenizer } from '../tokenizers.js';
 
 /** A strategy whose `optimize()` does nothing but count its calls. */
@@ -52,15 +52,62 @@ describe('runBench', () => {
         skipped: [],
         tokenizer,
         runs: 1,
+        // The warm and fresh optimize() and compress() figures (one more turn warms up the same way, on histories of
+        // 150 to 600 entries, slower to prepare; the replays and cold processes have no warm-up).
+        parts: ['calls'],
         ...(warmUpBudgetMilliseconds === undefined ? {} : { warmUpBudgetMilliseconds }),
       });
       return strategy.calls();
     };
     const bounded = await run(0);
-    const unbounded = await run();
-    // Five figures time optimize() (warm, fresh, and one more turn at three sizes). With no budget left, each warms up
-    // with the minimum of five calls; with the default budget, a call this cheap warms up 200 times (the most a warm-up
-    // runs) — at least for the warm and fresh figures, whose preparation (copying six entries) is quick on any machine.
-    expect(unbounded - bounded).toBeGreaterThanOrEqual(2 * (200 - 5));
+    const generous = await run(1_000);
+    // Two figures time optimize() (warm and fresh). With no budget left, each warms up with the minimum of five calls;
+    // with a second, a call this cheap warms up 200 times (the most a warm-up runs): its preparation (copying six
+    // entries) takes well under a millisecond on any machine.
+    expect(generous - bounded).toBeGreaterThanOrEqual(2 * (200 - 5));
+  }, 120_000);
+
+  it('should measure only the parts it is given, report only their figures, and take exactly the steps it counts', async () => {
+    const sessions = await findBenchSessions([await shortTranscript(6)], 1);
+    const tokenizer = await createTokenizer('gpt-tokenizer');
+    const measure = async (parts: readonly ('replay' | 'middleware' | 'calls' | 'turn' | 'cold')[]) => {
+      const strategy = countingStrategy();
+      const steps: string[] = [];
+      const { report, failures } = await runBench({
+        sessions,
+        strategies: [{ name: 'counting', create: strategy.create }],
+        skipped: [],
+        tokenizer,
+        runs: 1,
+        warmUpBudgetMilliseconds: 0,
+        parts,
+        onStep: (label) => steps.push(label),
+      });
+      expect(failures).toEqual([]);
+      expect(steps).toHaveLength(countBenchSteps(1, 1, parts));
+      return { report, steps, calls: strategy.calls() };
+    };
+    const calls = await measure(['calls']);
+    expect(calls.report.parts).toEqual(['calls']);
+    expect(calls.report.figures.map((figure) => figure.id)).toEqual(['optimize', 'compress']);
+    expect(calls.steps).toEqual(['counting: optimize and compress']);
+    // The session is still described, with the time of a tokenization pass.
+    expect(calls.report.sessions[0]?.tokenizationMs).toBeGreaterThan(0);
+    const replays = await measure(['middleware', 'replay']);
+    expect(replays.report.parts).toEqual(['replay', 'middleware']);
+    expect(replays.report.figures.map((figure) => figure.id)).toEqual([
+      'replay-vs-tokenization',
+      'turn-p50',
+      'turn-p99',
+      'turn-overhead-p50',
+      'turn-overhead-p99',
+      'middleware-overhead-p50',
+      'middleware-overhead-p99',
+      'characters-tokenized',
+      'peak-memory',
+    ]);
+    // optimize() ran only in the replays: before each model call of the one replay.
+    expect(replays.calls).toBeGreaterThan(0);
+    expect(replays.calls).toBeLessThan(calls.calls);
   }, 120_000);
 });

@@ -2,6 +2,7 @@ import type { CompressionStrategy, Tokenizer } from '@ctx/core';
 import { quantile, median } from '../calibration/summary-statistics.js';
 import { baselineRowName, baselineWindow, createBaselineStrategy } from './baseline-replay.js';
 import { benchGoals } from './bench-goals.js';
+import { benchPartOf, benchParts, type BenchPart } from './bench-parts.js';
 import { collectGarbage } from './collect-garbage.js';
 import { benchCell, type BenchFigure, type BenchReport, type BenchRow, type BenchSessionSummary, type BenchSkipped } from './bench-report.js';
 import type { BenchSessions } from './bench-sessions.js';
@@ -42,6 +43,8 @@ export interface RunBenchOptions {
   readonly warmUpBudgetMilliseconds?: number;
   /** The replays' context window; by default each session's own size in tokens, at most 200,000. */
   readonly window?: number;
+  /** The parts of the run to measure (see `benchParts`); every part by default. */
+  readonly parts?: readonly BenchPart[];
   /** Called before each step (for a progress bar). */
   readonly onStep?: (label: string) => void;
 }
@@ -62,9 +65,15 @@ const megabytes = (bytes: number) => bytes / (1024 * 1024);
  *
  * @param sessions - Sessions of the run.
  * @param strategies - Strategies and presets measured.
+ * @param parts - The parts measured (every part by default).
  */
-export function countBenchSteps(sessions: number, strategies: number): number {
-  return sessions * (strategies + 2) + 2 * strategies + 1;
+export function countBenchSteps(sessions: number, strategies: number, parts: readonly BenchPart[] = benchParts): number {
+  const counts = (part: BenchPart) => (parts.includes(part) ? 1 : 0);
+  return (
+    sessions * (counts('replay') * (strategies + 1) + counts('middleware')) +
+    strategies * (counts('calls') + counts('turn')) +
+    counts('cold')
+  );
 }
 
 /**
@@ -74,11 +83,13 @@ export function countBenchSteps(sessions: number, strategies: number): number {
  * the mean of the passes on either side of it (both sides of a ratio see the same machine); each row reports its run
  * of median ratio. Each session is also replayed through the AI SDK
  * middleware with nothing compressed (the time inside the middleware per model call). Then the strategies' own calls
- * and one more turn on the largest session, and cold processes. Nothing is asserted; figures are compared with their
- * goals.
+ * and one more turn on the largest session, and cold processes. `parts` picks some of these (the report then holds
+ * only their figures). Nothing is asserted; figures are compared with their goals.
  */
 export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
   const { strategies, tokenizer, runs } = options;
+  const parts = options.parts ?? benchParts;
+  const measures = (part: BenchPart) => parts.includes(part);
   const warmUp = options.warmUpBudgetMilliseconds === undefined ? {} : { warmUpBudgetMilliseconds: options.warmUpBudgetMilliseconds };
   const sessions = options.sessions.sessions;
   const step = options.onStep ?? (() => undefined);
@@ -129,14 +140,18 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
         if (replay.error !== undefined) break;
       }
     };
-    step(`S${index + 1} ${baselineRowName}`);
-    // One untimed replay first: the first replay in a process also pays for compiling the code it runs.
-    await replaySession({ session, createStrategy: createBaselineStrategy, tokenizer, contextLimit: baselineWindow });
-    await replayRuns(baselineRowName, createBaselineStrategy, baselineWindow);
-    for (const strategy of strategies) {
-      step(`S${index + 1} ${strategy.name}`);
-      await replayRuns(strategy.name, strategy.create, window);
+    if (measures('replay')) {
+      step(`S${index + 1} ${baselineRowName}`);
+      // One untimed replay first: the first replay in a process also pays for compiling the code it runs.
+      await replaySession({ session, createStrategy: createBaselineStrategy, tokenizer, contextLimit: baselineWindow });
+      await replayRuns(baselineRowName, createBaselineStrategy, baselineWindow);
+      for (const strategy of strategies) {
+        step(`S${index + 1} ${strategy.name}`);
+        await replayRuns(strategy.name, strategy.create, window);
+      }
     }
+    // One more pass after the last replay; without replays, the one pass the session's line reports (the first also
+    // compiled the tokenizer's code).
     collectGarbage();
     passes.push(measureTokenizationPass(session, tokenizer).milliseconds);
     for (const row of measuredRows) {
@@ -148,8 +163,10 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
       list.push({ ...reported, sessionCharacters: first.characters, runRatios });
       replays.set(row.name, list);
     }
-    step(`S${index + 1} AI SDK middleware`);
-    middleware.push(await measureMiddleware(session));
+    if (measures('middleware')) {
+      step(`S${index + 1} AI SDK middleware`);
+      middleware.push(await measureMiddleware(session));
+    }
     const timedPasses = passes.slice(1);
     const tokenizationMs = median(timedPasses);
     summaries.push({
@@ -171,24 +188,28 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
   const turnHistory = largest === undefined ? undefined : oneMoreTurnHistory(largest);
   for (const strategy of strategies) {
     if (largest === undefined || turnHistory === undefined) break;
-    step(`${strategy.name}: optimize and compress`);
-    try {
-      calls.set(strategy.name, await measureStrategyCalls({ session: largest, createStrategy: strategy.create, tokenizer, runs, warmUp }));
-    } catch (error) {
-      failures.push(`${strategy.name} optimize/compress on ${largest.label}: ${(error as Error).message.split('\n')[0] ?? ''}`);
+    if (measures('calls')) {
+      step(`${strategy.name}: optimize and compress`);
+      try {
+        calls.set(strategy.name, await measureStrategyCalls({ session: largest, createStrategy: strategy.create, tokenizer, runs, warmUp }));
+      } catch (error) {
+        failures.push(`${strategy.name} optimize/compress on ${largest.label}: ${(error as Error).message.split('\n')[0] ?? ''}`);
+      }
     }
-    step(`${strategy.name}: one more turn`);
-    try {
-      turns.set(strategy.name, await measureOneMoreTurn(turnHistory, strategy.create, runs, warmUp));
-    } catch (error) {
-      failures.push(`${strategy.name} one more turn: ${(error as Error).message.split('\n')[0] ?? ''}`);
+    if (measures('turn')) {
+      step(`${strategy.name}: one more turn`);
+      try {
+        turns.set(strategy.name, await measureOneMoreTurn(turnHistory, strategy.create, runs, warmUp));
+      } catch (error) {
+        failures.push(`${strategy.name} one more turn: ${(error as Error).message.split('\n')[0] ?? ''}`);
+      }
     }
   }
 
-  step('cold processes');
   let cold: ColdCliTimes | undefined;
   let coldNote = coldCliUnavailable();
-  if (coldNote === undefined && largest !== undefined) {
+  if (measures('cold')) step('cold processes');
+  if (measures('cold') && coldNote === undefined && largest !== undefined) {
     try {
       cold = measureColdCli(largest.file, runs);
     } catch (error) {
@@ -217,7 +238,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
   const ratioSpread = (replay: PairedReplay): number | undefined =>
     replay.runRatios.length < 2 ? undefined : (Math.max(...replay.runRatios) - Math.min(...replay.runRatios)) / 2;
   const noOptimize = 'no optimize()';
-  const figures: BenchFigure[] = [
+  const allFigures: BenchFigure[] = [
     {
       id: 'replay-vs-tokenization',
       title: 'replay ÷ one o200k tokenization pass',
@@ -379,6 +400,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
     },
   ];
 
+  const figures = allFigures.filter((figure) => measures(benchPartOf(figure.id)));
   const missed = figures.reduce((total, figure) => total + figure.rows.reduce((sum, row) => sum + row.cells.filter((cell) => cell.met === false).length, 0), 0);
   return {
     report: {
@@ -387,6 +409,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
       sessions: summaries,
       measured: strategies.map((strategy) => strategy.name),
       skipped: options.skipped,
+      parts: benchParts.filter(measures),
       figures,
       peakRssBytes: process.resourceUsage().maxRSS * 1024,
       missed,

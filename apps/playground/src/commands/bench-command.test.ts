@@ -44,7 +44,7 @@ describe('ctx bench', () => {
   });
 
   it('should print how far each replay ratio moved between runs when replays are repeated', async () => {
-    const { code, stdout } = await ctx('bench', '--quick', '--runs', '2', demoTranscriptPath, '--strategies', 'top-down-truncation');
+    const { code, stdout } = await ctx('bench', '--quick', '--runs', '2', '--only', 'replay', demoTranscriptPath, '--strategies', 'top-down-truncation');
     expect(code).toBe(0);
     const replay = stdout.split('replay ÷ one o200k tokenization pass')[1]?.split('\n\n')[0] ?? '';
     expect(replay).toMatch(/^baseline: nothing compressed\s+\d+\.\d\d× ±\d+\.\d\d$/m);
@@ -53,10 +53,22 @@ describe('ctx bench', () => {
 
   it('should measure the built-in demo transcript, and say so, when there is no corpus and no path', async () => {
     process.env.CTX_CORPUS = join(demoTranscriptPath, 'no-corpus-here');
-    const { code, stdout } = await ctx('bench', '--quick', '--strategies', 'high-density');
+    const { code, stdout } = await ctx('bench', '--quick', '--only', 'replay', '--strategies', 'high-density');
     expect(code).toBe(0);
     expect(stdout).toMatch(/^ctx bench \(gpt-tokenizer:o200k_base\) on the built-in demo transcript: no corpus here/m);
     expect(stdout).toMatch(/^ {2}S1 {2}the built-in demo transcript: /m);
+  });
+
+  it('should measure only the parts --only names, and print only their figures', async () => {
+    const { code, stdout, stderr } = await ctx('bench', '--quick', '--only', 'calls, turn', demoTranscriptPath, '--strategies', 'high-density');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Only these parts of the run \(--only\): calls, turn; the others' figures are left out\.$/m);
+    expect(stdout).toContain('optimize() on the largest session (S1) — goal ≤ 1 ms');
+    expect(stdout).toContain('optimize() after one more turn, 600 ÷ 150 entries — goal ≤ 1.5× (flat)');
+    for (const figure of figuresWithGoals.filter((title) => !title.startsWith('optimize() ') && !title.startsWith('compress() '))) {
+      expect(stdout).not.toContain(figure);
+    }
   });
 
   it('should reject a bad --sessions, --runs or strategy name as a usage error before measuring anything', async () => {
@@ -70,6 +82,10 @@ describe('ctx bench', () => {
     const unknown = await ctx('bench', '--strategies', 'no-such-strategy', demoTranscriptPath);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^ctx: .*no-such-strategy/);
+    const parts = await ctx('bench', '--only', 'replay,warm-up', demoTranscriptPath);
+    expect(parts.code).toBe(2);
+    expect(parts.stderr).toBe('ctx: --only expects parts of the run from replay, middleware, calls, turn, cold (comma-separated), got warm-up');
+    expect(parts.stdout).toBe('');
   });
 });
 

@@ -1,6 +1,7 @@
 import { builtInPresets } from '@ctx/presets';
 import { CliError, type CliIo } from '../cli-io.js';
 import { findBenchSessions } from '../bench/bench-sessions.js';
+import type { BenchPart } from '../bench/bench-parts.js';
 import type { BenchSkipped } from '../bench/bench-report.js';
 import { formatBenchReport } from '../bench/format-bench-report.js';
 import { countBenchSteps, runBench, type BenchStrategy } from '../bench/run-bench.js';
@@ -19,6 +20,8 @@ export interface BenchCommandOptions extends StrategyCommandOptions {
   readonly window?: number;
   /** One session, one run of each measure and a short warm-up before each call figure: a smoke run in seconds. */
   readonly quick: boolean;
+  /** The parts of the run to measure (`--only`); every part by default. */
+  readonly only?: readonly BenchPart[];
   readonly json: boolean;
 }
 
@@ -55,7 +58,8 @@ async function selectBenchStrategies(options: BenchCommandOptions): Promise<{ me
  * and preset, and prints issue 18's figures — replay ÷ one tokenization pass, per-turn p50 / p99 with and without the
  * tokenizer, the AI SDK middleware's time per model call, characters tokenized ÷ session characters, optimize and
  * compress on the largest session (warm and fresh, with the fresh compress's tokenizer share beside it), one more turn
- * at 150 / 300 / 600 entries, cold CLI ÷ lower bound, peak memory — each beside its goal.
+ * at 150 / 300 / 600 entries, cold CLI ÷ lower bound, peak memory — each beside its goal (`only`: the figures of the
+ * parts it names).
  *
  * @returns 0, or 1 when a replay or measure failed (the report is still printed, the failure on stderr).
  * @throws `UsageError` for unknown strategies or presets (exit 2); `TranscriptLoadError` or `CliError` for paths that
@@ -68,7 +72,7 @@ export async function runBenchCommand(paths: readonly string[], options: BenchCo
     throw new CliError(`bench: expected a conversation with entries in ${paths.join(', ') || 'the demo transcript'}, found none; pass transcripts that hold one`);
   }
   const tokenizer = await createTokenizer('gpt-tokenizer');
-  const progress = createProgress(countBenchSteps(sessions.sessions.length, measured.length));
+  const progress = createProgress(countBenchSteps(sessions.sessions.length, measured.length, options.only));
   const { report, failures } = await runBench({
     sessions,
     strategies: measured,
@@ -78,6 +82,7 @@ export async function runBenchCommand(paths: readonly string[], options: BenchCo
     // A quick run keeps each call's warm-up short: its call figures may still include some of the JIT's work.
     ...(options.quick ? { warmUpBudgetMilliseconds: quickWarmUpBudgetMilliseconds } : {}),
     ...(options.window === undefined ? {} : { window: options.window }),
+    ...(options.only === undefined ? {} : { parts: options.only }),
     onStep: (label) => progress.advance(label),
   });
   progress.done();
