@@ -1,5 +1,5 @@
 import type { ContentBlock, DensityResult, HistoryEntry, ToolCallBlock } from '@ctx/core';
-import type { FileAccess, ToolCallSemantics, ToolResultClassification } from '@ctx/strategy-utils';
+import { isValidatedEntry, type FileAccess, type ToolCallSemantics, type ToolResultClassification } from '@ctx/strategy-utils';
 import { DensityEdits } from './density-edits.js';
 import { FileDedupe } from './file-dedupe.js';
 import { ReadWritePruning, type ReadRecord, type ResponseLocation } from './read-write-pruning.js';
@@ -153,11 +153,13 @@ export class DensityFold {
 
     const reads = this.options.recencyPruning ? new Map<string, ReadRecord>() : undefined;
     for (let entryIndex = turnStart; entryIndex < toolStart; entryIndex++) {
-      const { blocks } = history[entryIndex] as HistoryEntry;
+      const entry = history[entryIndex] as HistoryEntry;
+      const { blocks } = entry;
+      const unchanging = isValidatedEntry(entry);
       for (let blockIndex = 0; blockIndex < blocks.length; blockIndex++) {
         const call = blocks[blockIndex] as ContentBlock;
         if (call.type !== 'tool_call') continue;
-        const read = this.processCall(call, entryIndex, blockIndex, responses.get(call.id), duplicateIds.has(call.id));
+        const read = this.processCall(call, entryIndex, blockIndex, responses.get(call.id), duplicateIds.has(call.id), unchanging);
         if (read !== undefined) reads?.set(call.id, read);
       }
     }
@@ -174,9 +176,10 @@ export class DensityFold {
     blockIndex: number,
     answers: ResponseLocation[] | undefined,
     duplicateId: boolean,
+    unchanging: boolean,
   ): ReadRecord | undefined {
     const { workspaceRoot } = this.options.scope;
-    const semantics = semanticsOf(call, this.options.scope, this.openFile);
+    const semantics = semanticsOf(call, this.options.scope, this.openFile, unchanging);
     const answer = answers?.[0];
     this.setOpenFile(openFileAfter(this.openFile, semantics, answer?.block, workspaceRoot));
     const order = this.nextCallOrder();

@@ -9,7 +9,7 @@ import {
   type ToolResponseBlock,
   formatCount,
 } from '@ctx/core';
-import { toValidatedEntry, type ToolCallSemantics, type ToolSemanticsRegistry } from '@ctx/strategy-utils';
+import { isValidatedEntry, toValidatedEntry, type ToolCallSemantics, type ToolSemanticsRegistry } from '@ctx/strategy-utils';
 import { strategyName, withGeneratedResult } from './generated-marker.js';
 import { LatestFileStates } from './latest-file-states.js';
 import {
@@ -134,9 +134,10 @@ function listCandidates(history: readonly HistoryEntry[], end: number, scope: Cl
     const entry = history[entryIndex] as HistoryEntry;
     if (entry.speaker === 'ai') {
       if (history[entryIndex - 1]?.speaker !== 'ai') turnCalls = new Map();
+      const unchanging = isValidatedEntry(entry);
       for (const block of entry.blocks) {
         if (block.type !== 'tool_call') continue;
-        const semantics = semanticsOf(block, scope, openFile);
+        const semantics = semanticsOf(block, scope, openFile, unchanging);
         turnCalls.set(block.id, { call: block, semantics });
         openFile = semantics.openedFile ?? openFile;
       }

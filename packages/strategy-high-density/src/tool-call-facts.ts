@@ -1,6 +1,6 @@
 import type { ToolCallBlock, ToolResponseBlock } from '@ctx/core';
 import {
-  classifyToolCall,
+  classifyRememberedToolCall,
   classifyToolResult,
   normalizeToolPath,
   toolResultParts,
@@ -89,15 +89,23 @@ function classifyOptions(scope: ClassificationScope, openFile: string | undefine
 }
 
 /**
- * The semantics of a call (`classifyToolCall` from `@ctx/strategy-utils`), cached per call block and scope.
+ * The semantics of a call (`classifyToolCall` from `@ctx/strategy-utils`), cached per call block and scope; a call
+ * of a validated entry is classified through `classifyRememberedToolCall`, so what another strategy of the process
+ * classified already (a preset's lossless pass, smart-passes) is not classified again, and the other way round.
  *
  * @param call - The `tool_call` block.
  * @param scope - Workspace root and registry.
  * @param openFile - The file SWE-agent's editor has open before this call.
+ * @param unchanging - Whether the call's entry is validated (`isValidatedEntry`): it cannot change.
  * @returns The call's semantics.
  * @throws Whatever a classifier registered on `scope.registry` throws (spec 000 ERR-002: it propagates).
  */
-export function semanticsOf(call: ToolCallBlock, scope: ClassificationScope, openFile: string | undefined): ToolCallSemantics {
+export function semanticsOf(
+  call: ToolCallBlock,
+  scope: ClassificationScope,
+  openFile: string | undefined,
+  unchanging: boolean,
+): ToolCallSemantics {
   const cached = semanticsCache.get(call);
   if (
     cached !== undefined &&
@@ -107,7 +115,7 @@ export function semanticsOf(call: ToolCallBlock, scope: ClassificationScope, ope
   ) {
     return cached.semantics;
   }
-  const semantics = classifyToolCall(call, classifyOptions(scope, openFile));
+  const semantics = classifyRememberedToolCall(call, classifyOptions(scope, openFile), unchanging);
   semanticsCache.set(call, { workspaceRoot: scope.workspaceRoot, registry: scope.registry, openFile, semantics });
   return semantics;
 }

@@ -1,5 +1,11 @@
 import type { ContentBlock, HistoryEntry, JsonValue, ToolCallBlock } from '@ctx/core';
-import { classifyToolCall, classifyToolResult, toValidatedEntry, type ToolCallSemantics } from '@ctx/strategy-utils';
+import {
+  classifyRememberedToolCall,
+  classifyToolResult,
+  isValidatedEntry,
+  toValidatedEntry,
+  type ToolCallSemantics,
+} from '@ctx/strategy-utils';
 import { hashJson, hashLines } from './content-hash.js';
 import { describeSourceCall, type SourceDescription } from './describe-source-call.js';
 import { findLineRuns, type LineRun } from './find-line-runs.js';
@@ -274,6 +280,9 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
   const operationsOf = new Map<number, number>();
   const callsById = new Map<string, ToolCallBlock>();
   const semanticsOf = new Map<ToolCallBlock, ToolCallSemantics>();
+  // Calls of validated (frozen) entries: their classification is remembered for every strategy of the process (a
+  // later pass, such as compress()'s superseded todo lists, reads it instead of parsing each command again).
+  const unchangingCalls = new WeakSet<ToolCallBlock>();
   const descriptions = new Map<ToolCallBlock | undefined, SourceDescription>();
   const referencedSources = new Set<string>();
   // The counts of the entry being planned.
@@ -298,7 +307,7 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
   const semantics = (call: ToolCallBlock): ToolCallSemantics => {
     let known = semanticsOf.get(call);
     if (known === undefined) {
-      known = classifyToolCall(call, { workspaceRoot });
+      known = classifyRememberedToolCall(call, { workspaceRoot }, unchangingCalls.has(call));
       semanticsOf.set(call, known);
     }
     return known;
@@ -573,6 +582,7 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
       if (block.type === 'tool_call') {
         shadowUndoably('call', block.id);
         setUndoably(callsById, block.id, block);
+        if (isValidatedEntry(entry)) unchangingCalls.add(block);
         if (!settings.referenceToolCallParameters && !settings.rewriteToolCallParameters) return;
         const { record, problem } = readRecordOnce(block, entry);
         // A superseded todo list is hidden behind its marker: nothing of it is visible.

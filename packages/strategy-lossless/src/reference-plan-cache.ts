@@ -1,5 +1,5 @@
 import type { HistoryEntry, ToolCallBlock } from '@ctx/core';
-import { classifyToolCall } from '@ctx/strategy-utils';
+import { classifyRememberedToolCall, isValidatedEntry } from '@ctx/strategy-utils';
 import { describeSourceCall } from './describe-source-call.js';
 import { isSameJson } from './is-same-json.js';
 import type { LosslessSettings } from './lossless-settings.js';
@@ -101,8 +101,8 @@ function freezeNewParts<Value>(value: Value): Value {
 }
 
 /** What planning later entries reads of a tool call: its kind, and how markers name it (its name included). */
-function callView(call: ToolCallBlock, workspaceRoot: string): string {
-  const semantics = classifyToolCall(call, { workspaceRoot });
+function callView(call: ToolCallBlock, workspaceRoot: string, unchanging: boolean): string {
+  const semantics = classifyRememberedToolCall(call, { workspaceRoot }, unchanging);
   return JSON.stringify([semantics.kind, describeSourceCall(call, semantics)]);
 }
 
@@ -115,7 +115,10 @@ function plansAlike(original: HistoryEntry, replacement: HistoryEntry, workspace
   return replacement.blocks.every((block, index) => {
     const before = original.blocks[index];
     if (block.type !== 'tool_call' || block === before) return true;
-    return before?.type === 'tool_call' && callView(before, workspaceRoot) === callView(block, workspaceRoot);
+    return (
+      before?.type === 'tool_call' &&
+      callView(before, workspaceRoot, isValidatedEntry(original)) === callView(block, workspaceRoot, isValidatedEntry(replacement))
+    );
   });
 }
 

@@ -1,9 +1,10 @@
 import type { HistoryEntry, ToolCallBlock, ToolResponseBlock } from '@ctx/core';
 import { listAssistantTurns } from './assistant-turns.js';
-import { classifyToolCall, type ClassifyToolCallOptions } from './classify-tool-call.js';
+import type { ClassifyToolCallOptions } from './classify-tool-call.js';
 import { classifyToolResult, type ToolResultClassification } from './classify-tool-result.js';
 import { isValidatedEntry } from './history/is-validated-entry.js';
 import { normalizeToolPath } from './normalize-tool-path.js';
+import { classifyRememberedToolCall } from './remembered-tool-call-semantics.js';
 import type { ToolCallSemantics } from './tool-call-semantics.js';
 import { toolResultText } from './tool-result-text.js';
 
@@ -45,29 +46,12 @@ function reportedOpenFile(response: ToolResponseBlock): string | null | undefine
 /*
  * Strategies classify the same history several times per call (file folds, superseded content, tool kinds per pass)
  * and again on the next turn, when it has grown by a few entries. The parts of blocks in validated (immutable)
- * entries are kept here by block: a call's semantics with the built-in tools (a registry passed in can change, so its
- * answers are not kept) for the last workspace root and open file it was classified with, a response's
- * `(Open file: …)` line, and its outcome for the call it answered. Weak maps: blocks that leave every history go.
+ * entries are kept by block: a call's semantics (`classifyRememberedToolCall`, shared with every other caller), a
+ * response's `(Open file: …)` line, and its outcome for the call it answered. Weak maps: blocks that leave every
+ * history go.
  */
-interface KeptSemantics {
-  readonly workspaceRoot: string;
-  readonly openFile: string | undefined;
-  readonly semantics: ToolCallSemantics;
-}
-const keptSemantics = new WeakMap<ToolCallBlock, KeptSemantics>();
 const keptOpenFiles = new WeakMap<ToolResponseBlock, string | null | undefined>();
 const keptOutcomes = new WeakMap<ToolResponseBlock, { readonly call: ToolCallBlock; readonly outcome: ToolResultClassification }>();
-
-function semanticsOf(call: ToolCallBlock, options: ClassifyToolCallOptions, kept: boolean): ToolCallSemantics {
-  const { workspaceRoot, openFile } = options;
-  if (kept) {
-    const found = keptSemantics.get(call);
-    if (found !== undefined && found.workspaceRoot === workspaceRoot && found.openFile === openFile) return found.semantics;
-  }
-  const semantics = classifyToolCall(call, options);
-  if (kept) keptSemantics.set(call, { workspaceRoot, openFile, semantics });
-  return semantics;
-}
 
 function openFileReportedBy(response: ToolResponseBlock, kept: boolean): string | null | undefined {
   if (kept && keptOpenFiles.has(response)) return keptOpenFiles.get(response);
@@ -115,7 +99,6 @@ export function classifyHistoryToolCalls(
   let openFile: string | undefined;
   // One options object per editor state, not one per call.
   let classifyOptions: ClassifyToolCallOptions = options;
-  const builtIns = options.registry === undefined;
   const responses = new Map<string, Omit<ClassifiedToolResponse, 'outcome'> & { readonly kept: boolean }>();
   for (const turn of listAssistantTurns(history)) {
     responses.clear();
@@ -137,7 +120,7 @@ export function classifyHistoryToolCalls(
       for (let blockIndex = 0; blockIndex < blocks.length; blockIndex++) {
         const block = blocks[blockIndex] as HistoryEntry['blocks'][number];
         if (block.type !== 'tool_call') continue;
-        const semantics = semanticsOf(block, classifyOptions, kept && builtIns);
+        const semantics = classifyRememberedToolCall(block, classifyOptions, kept);
         let opened = openFile;
         if (semantics.openedFile !== undefined) opened = semantics.openedFile;
         const found = responses.get(block.id);

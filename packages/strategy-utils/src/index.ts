@@ -12,6 +12,7 @@ export {
   type ToolErrorMarker,
   type ToolResultClassification,
 } from './classify-tool-result.js';
+export { classifyRememberedToolCall } from './remembered-tool-call-semantics.js';
 export {
   classifyHistoryToolCalls,
   type ClassifiedToolCall,
