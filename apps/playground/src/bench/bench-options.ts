@@ -20,7 +20,7 @@ export function parseSessionsOption(text: string): number {
 }
 
 /**
- * Parses `--only`: the parts of the run to measure, comma-separated (see {@link benchParts}), each at most once.
+ * Parses `--only`: the parts of the run to measure, comma-separated (see {@link benchParts}); a part named twice counts once.
  *
  * @param text - The option's value as typed, e.g. `replay,calls`.
  * @returns The parts, in the order a run measures them.

@@ -185,9 +185,9 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
   const largest = sessions[0];
   const calls = new Map<string, StrategyCallTimes>();
   const turns = new Map<string, Record<(typeof oneMoreTurnSizes)[number], number> | undefined>();
-  const turnHistory = largest === undefined ? undefined : oneMoreTurnHistory(largest);
+  const turnHistory = largest === undefined || !measures('turn') ? undefined : oneMoreTurnHistory(largest);
   for (const strategy of strategies) {
-    if (largest === undefined || turnHistory === undefined) break;
+    if (largest === undefined) break;
     if (measures('calls')) {
       step(`${strategy.name}: optimize and compress`);
       try {
@@ -196,7 +196,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
         failures.push(`${strategy.name} optimize/compress on ${largest.label}: ${(error as Error).message.split('\n')[0] ?? ''}`);
       }
     }
-    if (measures('turn')) {
+    if (turnHistory !== undefined) {
       step(`${strategy.name}: one more turn`);
       try {
         turns.set(strategy.name, await measureOneMoreTurn(turnHistory, strategy.create, runs, warmUp));
