@@ -50,4 +50,27 @@ describe('formatBenchReport', () => {
     expect(some).toMatch(/^Only these parts of the run \(--only\): calls, cold; the others' figures are left out\.$/m);
     expect(some).not.toContain('baseline: nothing compressed');
   });
+
+  it('should say how many values could not be measured when a replay failed, instead of saying every value meets its goal', () => {
+    const failing: BenchReport = {
+      ...report([session('S1', 59.4, 66.1)]),
+      figures: [
+        {
+          id: 'replay-vs-tokenization',
+          title: 'replay ÷ one o200k tokenization pass',
+          unit: 'ratio',
+          goal: { text: '≤ 1.2×', max: 1.2 },
+          columns: ['S1'],
+          rows: [
+            { name: 'baseline: nothing compressed', reference: true, cells: [{ column: 'S1', value: null, note: 'failed: ToolPairingError, see stderr' }] },
+            { name: 'watermark', cells: [{ column: 'S1', value: null, note: 'failed: ToolPairingError, see stderr' }] },
+          ],
+        },
+      ],
+    };
+    const printed = formatBenchReport(failing);
+    expect(printed).toMatch(/^✗ 2 values could not be measured: a replay or call failed \(the reasons are on stderr\)\.$/m);
+    expect(printed).not.toContain('Every measured value meets its goal');
+    expect(formatBenchReport(report([session('S1', 59.4, 66.1)]))).toMatch(/^Every measured value meets its goal\.$/m);
+  });
 });

@@ -77,10 +77,14 @@ export function formatBenchReport(report: BenchReport): string {
     ...report.skipped.map((skipped) => `Not measured: ${skipped.name} (${skipped.reason}).`),
   ];
   for (const figure of report.figures) lines.push('', formatFigure(figure));
-  lines.push(
-    '',
-    `Peak memory of this process: ${formatBenchValue(report.peakRssBytes / (1024 * 1024), 'MB')} (resident set).`,
-    report.missed === 0 ? 'Every measured value meets its goal.' : `✗ ${report.missed} ${report.missed === 1 ? 'value misses its goal' : 'values miss their goals'}.`,
+  // A replay or call that failed leaves its cells without a value: not a value that meets its goal.
+  const failed = report.figures.reduce(
+    (total, figure) => total + figure.rows.reduce((sum, row) => sum + row.cells.filter((cell) => cell.value === null && cell.note?.startsWith('failed') === true).length, 0),
+    0,
   );
+  lines.push('', `Peak memory of this process: ${formatBenchValue(report.peakRssBytes / (1024 * 1024), 'MB')} (resident set).`);
+  if (report.missed > 0) lines.push(`✗ ${report.missed} ${report.missed === 1 ? 'value misses its goal' : 'values miss their goals'}.`);
+  if (failed > 0) lines.push(`✗ ${failed} ${failed === 1 ? 'value' : 'values'} could not be measured: a replay or call failed (the reasons are on stderr).`);
+  if (report.missed === 0 && failed === 0) lines.push('Every measured value meets its goal.');
   return lines.join('\n');
 }
