@@ -49,6 +49,8 @@ describe('formatBenchReport', () => {
     const some = formatBenchReport(report([session('S1', 59.4, 66.1)], ['calls', 'cold']));
     expect(some).toMatch(/^Only these parts of the run \(--only\): calls, cold; the others' figures are left out\.$/m);
     expect(some).not.toContain('baseline: nothing compressed');
+    // Without replays a session's pass is timed once: no range to give.
+    expect(formatBenchReport(report([session('S1', 64.2, 64.2)], ['calls']))).toMatch(/one tokenization pass 64\.2 ms \(one timed pass\)$/m);
   });
 
   it('should say how many values could not be measured when a replay failed, instead of saying every value meets its goal', () => {

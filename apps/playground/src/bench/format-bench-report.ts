@@ -41,6 +41,12 @@ function formatPassRange(session: BenchSessionSummary): string {
   return `${formatBenchValue(fastest, 'ms').replace(' ms', '')}–${formatBenchValue(slowest, 'ms')}`;
 }
 
+/** Where a session's pass figure comes from: the range over the run, or one pass when no replay ran (`--only`). */
+function formatPassSpread(session: BenchSessionSummary): string {
+  const { fastest, slowest } = session.tokenizationRangeMs;
+  return fastest === slowest ? 'one timed pass' : `${formatPassRange(session)} over the run`;
+}
+
 const sourceLine: Record<BenchReport['source'], string> = {
   corpus: 'the largest sessions of the corpus',
   paths: 'the given transcripts, largest first',
@@ -56,7 +62,7 @@ const sourceLine: Record<BenchReport['source'], string> = {
 export function formatBenchReport(report: BenchReport): string {
   const sessions = report.sessions.map(
     (session) =>
-      `  ${session.key}  ${session.label}: ${(session.bytes / 1_000_000).toFixed(1)} MB, ${integer.format(session.entries)} entries, ${integer.format(session.tokens)} tokens, window ${integer.format(session.window)}, one tokenization pass ${formatBenchValue(session.tokenizationMs, 'ms')} (${formatPassRange(session)} over the run)`,
+      `  ${session.key}  ${session.label}: ${(session.bytes / 1_000_000).toFixed(1)} MB, ${integer.format(session.entries)} entries, ${integer.format(session.tokens)} tokens, window ${integer.format(session.window)}, one tokenization pass ${formatBenchValue(session.tokenizationMs, 'ms')} (${formatPassSpread(session)})`,
   );
   const drifted = report.sessions.filter((session) => session.tokenizationRangeMs.slowest > unsteadyMachine * session.tokenizationRangeMs.fastest);
   const lines = [
