@@ -41,6 +41,8 @@ export interface BenchRow {
 export interface BenchFigure {
   /** Stable identifier, e.g. `replay-vs-tokenization`. */
   readonly id: string;
+  /** The part of the run that measures it (`ctx bench --only`). */
+  readonly part: BenchPart;
   readonly title: string;
   readonly unit: BenchUnit;
   /** Null for figures printed for reference only. */

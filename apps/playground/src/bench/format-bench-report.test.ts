@@ -59,6 +59,7 @@ describe('formatBenchReport', () => {
       figures: [
         {
           id: 'replay-vs-tokenization',
+          part: 'replay',
           title: 'replay ÷ one o200k tokenization pass',
           unit: 'ratio',
           goal: { text: '≤ 1.2×', max: 1.2 },

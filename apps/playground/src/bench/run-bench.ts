@@ -2,7 +2,7 @@ import type { CompressionStrategy, Tokenizer } from '@ctx/core';
 import { quantile, median } from '../calibration/summary-statistics.js';
 import { baselineRowName, baselineWindow, createBaselineStrategy } from './baseline-replay.js';
 import { benchGoals } from './bench-goals.js';
-import { benchPartOf, benchParts, type BenchPart } from './bench-parts.js';
+import { benchParts, type BenchPart } from './bench-parts.js';
 import { collectGarbage } from './collect-garbage.js';
 import { benchCell, type BenchFigure, type BenchReport, type BenchRow, type BenchSessionSummary, type BenchSkipped } from './bench-report.js';
 import type { BenchSessions } from './bench-sessions.js';
@@ -241,6 +241,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
   const allFigures: BenchFigure[] = [
     {
       id: 'replay-vs-tokenization',
+      part: 'replay',
       title: 'replay ÷ one o200k tokenization pass',
       unit: 'ratio',
       goal: benchGoals.replayVsTokenization,
@@ -249,6 +250,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
     },
     {
       id: 'turn-p50',
+      part: 'replay',
       title: 'per turn, tokenizer included, p50',
       unit: 'ms',
       goal: null,
@@ -257,6 +259,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
     },
     {
       id: 'turn-p99',
+      part: 'replay',
       title: 'per turn, tokenizer included, p99',
       unit: 'ms',
       goal: null,
@@ -265,6 +268,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
     },
     {
       id: 'turn-overhead-p50',
+      part: 'replay',
       title: 'per-turn overhead (tokenizer excluded), p50',
       unit: 'ms',
       goal: benchGoals.turnOverheadP50,
@@ -273,6 +277,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
     },
     {
       id: 'turn-overhead-p99',
+      part: 'replay',
       title: 'per-turn overhead (tokenizer excluded), p99',
       unit: 'ms',
       goal: benchGoals.turnOverheadP99,
@@ -282,6 +287,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
     ...(['p50', 'p99'] as const).map(
       (percentile): BenchFigure => ({
         id: `middleware-overhead-${percentile}`,
+        part: 'middleware',
         title: `AI SDK middleware per model call (tokenizer excluded), nothing compressed, ${percentile}`,
         unit: 'ms',
         goal: percentile === 'p50' ? benchGoals.turnOverheadP50 : benchGoals.turnOverheadP99,
@@ -301,6 +307,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
     ),
     {
       id: 'characters-tokenized',
+      part: 'replay',
       title: 'characters tokenized ÷ characters in the session',
       unit: 'ratio',
       goal: benchGoals.charactersTokenized,
@@ -309,6 +316,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
     },
     {
       id: 'optimize',
+      part: 'calls',
       title: `optimize() on the largest session (${columns[0] ?? 'none'})`,
       unit: 'ms',
       goal: benchGoals.optimize,
@@ -326,6 +334,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
     },
     {
       id: 'compress',
+      part: 'calls',
       title: `compress() on the largest session (${columns[0] ?? 'none'}), window its own size`,
       unit: 'ms',
       goal: benchGoals.compress,
@@ -346,6 +355,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
     },
     {
       id: 'one-more-turn',
+      part: 'turn',
       title: `optimize() after one more turn, by history size (${turnHistory?.label ?? 'none'})`,
       unit: 'ms',
       goal: null,
@@ -357,6 +367,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
     },
     {
       id: 'one-more-turn-growth',
+      part: 'turn',
       title: 'optimize() after one more turn, 600 ÷ 150 entries',
       unit: 'ratio',
       goal: benchGoals.oneMoreTurnGrowth,
@@ -369,6 +380,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
     },
     {
       id: 'cold-cli',
+      part: 'cold',
       title: `cold \`ctx compress <${columns[0] ?? 'none'}> --strategy truncation\` ÷ read + parse + tokenize once`,
       unit: 'ratio',
       goal: benchGoals.coldCli,
@@ -377,6 +389,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
     },
     {
       id: 'cold-processes',
+      part: 'cold',
       title: 'cold processes (node started by node, no npx)',
       unit: 'ms',
       goal: null,
@@ -392,6 +405,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
     },
     {
       id: 'peak-memory',
+      part: 'replay',
       title: 'peak V8 heap in use during the replay',
       unit: 'MB',
       goal: null,
@@ -400,7 +414,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
     },
   ];
 
-  const figures = allFigures.filter((figure) => measures(benchPartOf(figure.id)));
+  const figures = allFigures.filter((figure) => measures(figure.part));
   const missed = figures.reduce((total, figure) => total + figure.rows.reduce((sum, row) => sum + row.cells.filter((cell) => cell.met === false).length, 0), 0);
   return {
     report: {

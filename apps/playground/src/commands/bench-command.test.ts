@@ -103,6 +103,7 @@ describe.skipIf(corpus === undefined)('ctx bench on a corpus session', () => {
     expect(report.sessions).toEqual([expect.objectContaining({ key: 'S1', label: session, entries: expect.any(Number) as number })]);
     expect(report.sessions[0]?.characters).toBeGreaterThan(0);
     expect(report.measured).toEqual(['high-density', 'truncation']);
+    expect(report.parts).toEqual(['replay', 'middleware', 'calls', 'turn', 'cold']);
     expect(report.figures.map((figure) => figure.id)).toEqual([
       'replay-vs-tokenization',
       'turn-p50',
@@ -121,6 +122,7 @@ describe.skipIf(corpus === undefined)('ctx bench on a corpus session', () => {
       'peak-memory',
     ]);
     for (const figure of report.figures) {
+      expect(report.parts, figure.id).toContain(figure.part);
       const measured = (cell: { readonly column: string }) => figure.referenceColumns?.includes(cell.column) !== true;
       const values = figure.rows.flatMap((row) => row.cells.filter(measured).map((cell) => cell.value)).filter((value) => value !== null);
       expect(values.length, figure.id).toBeGreaterThan(0);
