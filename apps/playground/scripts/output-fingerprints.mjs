@@ -118,9 +118,12 @@ if (mode === 'save') {
   writeFileSync(file, `${JSON.stringify(fingerprints, null, 1)}\n`);
   console.log(`${Object.keys(fingerprints).length} fingerprints saved to ${file}`);
 } else {
-  const changed = Object.keys(fingerprints).filter((key) => before[key] !== fingerprints[key]);
+  // A replay the saved file lacks (a session that could not be replayed before) is new, not changed.
+  const added = Object.keys(fingerprints).filter((key) => !(key in before));
+  const changed = Object.keys(fingerprints).filter((key) => key in before && before[key] !== fingerprints[key]);
   const missing = Object.keys(before).filter((key) => !(key in fingerprints));
-  console.log(`${Object.keys(fingerprints).length - changed.length} same, ${changed.length} changed${missing.length > 0 ? `, ${missing.length} no longer replayed` : ''}`);
+  const same = Object.keys(fingerprints).length - changed.length - added.length;
+  console.log(`${same} same, ${changed.length} changed${added.length > 0 ? `, ${added.length} new` : ''}${missing.length > 0 ? `, ${missing.length} no longer replayed` : ''}`);
   for (const key of [...changed, ...missing].slice(0, 40)) console.log(`  ${key}`);
   process.exitCode = changed.length + missing.length === 0 ? 0 : 1;
 }

@@ -1,4 +1,11 @@
-import { InvalidFormatError, type Conversation, type HistoryEntry } from '@ctx/core';
+import {
+  HistoryService,
+  InvalidFormatError,
+  createTokenCounter,
+  type Conversation,
+  type HistoryEntry,
+  type Tokenizer,
+} from '@ctx/core';
 import { corpusExists, readCorpusJson } from '@ctx/format-utils/testing';
 import { describe, expect, it } from 'vitest';
 import { createSweAgentCodec } from './swe-agent-codec.js';
@@ -6,6 +13,7 @@ import { readManifestEntry } from './test-support/manifest-entry.js';
 import { allBlocks, countBlocks, entryKinds, expectExactRoundTrip } from './test-support/round-trip.js';
 
 const codec = createSweAgentCodec();
+const characterTokenizer: Tokenizer = { specificationVersion: 'v1', name: 'characters', countTokens: (text) => text.length };
 
 const system = { role: 'system', content: 'SETTING: You are an autonomous programmer.', agent: 'primary' };
 const task = { role: 'user', content: "We're currently solving the following issue within our repository.", agent: 'primary' };
@@ -138,6 +146,57 @@ describe('createSweAgentCodec', () => {
     expect(value.history[2]).toEqual({ ...nativeObservation, content: '[elided]' });
   });
 
+  describe('a call id recorded twice (a replayed run)', () => {
+    const again = (id: string, path: string) => ({
+      ...nativeAction,
+      content: `Open ${path} again.`,
+      thought: `Open ${path} again.`,
+      tool_calls: [{ function: { arguments: JSON.stringify({ path }), name: 'open' }, id, type: 'function' }],
+    });
+    const answer = (id: string, content: string) => ({ ...nativeObservation, content, tool_call_ids: [id] });
+    const value = trajectory([task, nativeAction, nativeObservation, again('call_m6a0', 'setup.cfg'), answer('call_m6a0', '[File: setup.cfg]')]);
+
+    it('should give the later call an id of its own, pair its answer with it and warn where', () => {
+      const { conversation, warnings } = codec.decode(value);
+
+      expect(conversation.history[3]?.blocks).toMatchObject([{ type: 'text' }, { type: 'tool_call', id: 'call_m6a0_2', parameters: { path: 'setup.cfg' } }]);
+      expect(conversation.history[4]?.blocks).toEqual([
+        { type: 'tool_response', callId: 'call_m6a0_2', toolName: 'open', result: '[File: setup.cfg]' },
+      ]);
+      expect(conversation.history[2]?.blocks).toMatchObject([{ callId: 'call_m6a0', result: nativeObservation.content }]);
+      expect(warnings).toEqual([
+        {
+          type: 'other',
+          path: 'history[3].tool_calls[0].id',
+          message: expect.stringMatching(/"call_m6a0" is also the id of an earlier call \(history\[1\]\.tool_calls\[0\]\); this call is "call_m6a0_2"/) as unknown,
+        },
+      ]);
+    });
+
+    it('should write the recorded id back, for the call and its answer', () => {
+      expectExactRoundTrip(codec, value);
+    });
+
+    it('should give HistoryService entries it accepts one by one, as an agent loop adds them', () => {
+      const service = new HistoryService({ tokenCounter: createTokenCounter(characterTokenizer) });
+      for (const entry of codec.decode(value).conversation.history) service.add(entry);
+
+      expect(service.getAll()).toHaveLength(5);
+    });
+
+    it('should write the recorded id into an answer a strategy rebuilt without its metadata', () => {
+      const { conversation } = codec.decode(value);
+      const rebuilt: Conversation = {
+        ...conversation,
+        history: conversation.history.map((entry, index) =>
+          index === 4 ? { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'call_m6a0_2', toolName: 'open', result: '[elided]' }] } : entry,
+        ),
+      };
+
+      expect(codec.encode(rebuilt).value.history[4]).toEqual({ role: 'tool', content: '[elided]', tool_call_ids: ['call_m6a0'] });
+    });
+  });
+
   it('should encode a conversation from another format with native tool calls', () => {
     const foreign: Conversation = {
       history: [
@@ -170,13 +229,13 @@ describe('createSweAgentCodec', () => {
 // The manifest counts every action; in text mode the final `submit` has no observation (the run ends), so it stays
 // text and is one call fewer here: ctf 21 − 1, pydicom 12 − 1. The function-calling run answers its `submit`.
 const corpusFiles = [
-  { file: 'swe-agent/ctf_web_i_got_id_demo.traj', calls: 20, warnings: 1 },
-  { file: 'swe-agent/gpt4__pydicom-1458.traj', calls: 11, warnings: 1 },
-  { file: 'swe-agent/marshmallow-1867__function_calling_replace_from_source.traj', calls: 13, warnings: 0 },
+  { file: 'swe-agent/ctf_web_i_got_id_demo.traj', calls: 20, warnings: 1, renamed: 0 },
+  { file: 'swe-agent/gpt4__pydicom-1458.traj', calls: 11, warnings: 1, renamed: 0 },
+  { file: 'swe-agent/marshmallow-1867__function_calling_replace_from_source.traj', calls: 13, warnings: 0, renamed: 4 },
 ];
 
 describe.skipIf(!corpusExists)('createSweAgentCodec on the recorded corpus', () => {
-  it.each(corpusFiles)('should decode $file pair-valid and encode it back exactly', ({ file, calls, warnings: warningCount }) => {
+  it.each(corpusFiles)('should decode $file pair-valid and encode it back exactly', ({ file, calls, warnings: warningCount, renamed }) => {
     const manifest = readManifestEntry(file);
     const { conversation, warnings } = expectExactRoundTrip(codec, readCorpusJson(file));
 
@@ -184,7 +243,12 @@ describe.skipIf(!corpusExists)('createSweAgentCodec on the recorded corpus', () 
     expect(conversation.history.filter((entry) => entry.speaker === 'ai')).toHaveLength(manifest.roles?.assistant ?? -1);
     expect(countBlocks(conversation, 'tool_call')).toBe(calls);
     expect(manifest.tool_calls).toBe(calls + warningCount);
-    expect(warnings).toHaveLength(warningCount);
+    // Calls kept as text are warned, and so are calls renamed because an earlier call had their id.
+    const renames = warnings.filter((warning) => warning.path?.endsWith('.id') === true);
+    expect(renames).toHaveLength(renamed);
+    expect(warnings).toHaveLength(warningCount + renamed);
+    const ids = allBlocks(conversation).flatMap((block) => (block.type === 'tool_call' ? [block.id] : []));
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('should keep the native tool names of the function-calling run', () => {

@@ -25,6 +25,7 @@ import { renderObservation, renderText, renderToolResult } from './render-text.j
 import { sweAgentTrajectorySchema, type SweAgentMessage, type SweAgentTrajectory } from './swe-agent-trajectory.js';
 import { decodeToolArguments, encodeToolArguments } from './tool-arguments.js';
 import type { TrajectoryFormat } from './trajectory-format.js';
+import { createUniqueCallIds } from './unique-call-ids.js';
 import {
   nativeMetadata,
   readConversationSkeleton,
@@ -77,10 +78,26 @@ function contentField(message: SweAgentMessage): string[] {
   return typeof message.content === 'string' ? ['content'] : [];
 }
 
-function decodeMessages(history: readonly SweAgentMessage[], first: number, demoted: ReadonlySet<string>): DraftHistory {
+/** Every call id the function-calling messages record. */
+function recordedCallIds(history: readonly SweAgentMessage[]): Set<string> {
+  const ids = new Set<string>();
+  for (const message of history) for (const call of toolCallsOf(message)) ids.add(call.id);
+  return ids;
+}
+
+function decodeMessages(
+  history: readonly SweAgentMessage[],
+  first: number,
+  demoted: ReadonlySet<string>,
+  recordedIds: ReadonlySet<string>,
+): DraftHistory {
   const entries: HistoryEntry[] = [];
   const warnings: FormatWarning[] = [];
   const callNames = new Map<string, string>();
+  // A replayed run may record a call with the id of an earlier one: the history gets a renamed copy (the call's
+  // skeleton keeps the recorded id, and encoding writes it back).
+  const ids = createUniqueCallIds(recordedIds);
+  const firstUse = new Map<string, string>();
   // The call the previous message made in text mode: this message is then its observation.
   let openTextCall: string | undefined;
   for (let index = first; index < history.length; index += 1) {
@@ -93,7 +110,20 @@ function decodeMessages(history: readonly SweAgentMessage[], first: number, demo
     if (message.role === 'assistant') {
       const calls = toolCallsOf(message);
       if (calls.length > 0) {
-        if (calls.some((call) => demoted.has(call.id))) {
+        const callIds = calls.map((call, position) => {
+          const id = ids.callId(call.id);
+          const earlier = firstUse.get(call.id);
+          if (earlier === undefined) firstUse.set(call.id, `${path}.tool_calls[${position}]`);
+          else {
+            warnings.push({
+              type: 'other',
+              path: `${path}.tool_calls[${position}].id`,
+              message: `Tool call id "${call.id}" is also the id of an earlier call (${earlier}); this call is "${id}" in the history so each call has its own id (encoding writes "${call.id}" back)`,
+            });
+          }
+          return id;
+        });
+        if (callIds.some((id) => demoted.has(id))) {
           warnings.push({
             type: 'other',
             path,
@@ -103,12 +133,13 @@ function decodeMessages(history: readonly SweAgentMessage[], first: number, demo
           continue;
         }
         const blocks = textBlocks(content);
-        for (const call of calls) {
+        for (const [position, call] of calls.entries()) {
           const decoded = decodeToolArguments(call.function.arguments);
-          callNames.set(call.id, call.function.name);
+          const id = callIds[position] as string;
+          callNames.set(id, call.function.name);
           blocks.push({
             type: 'tool_call',
-            id: call.id,
+            id,
             name: call.function.name,
             parameters: decoded.parameters,
             providerMetadata: nativeMetadata(punchHoles(call, [argumentsPath]), { extra: decoded.layout }),
@@ -146,7 +177,9 @@ function decodeMessages(history: readonly SweAgentMessage[], first: number, demo
       const kind = action === undefined ? undefined : 'unanswered-action';
       entries.push(entryFor('ai', textBlocks(content), message, contentField(message), kind));
     } else if (message.role === 'tool') {
-      const answered = answeredIdsOf(message);
+      const recorded = answeredIdsOf(message);
+      const answered =
+        recorded === undefined ? undefined : { field: recorded.field, ids: recorded.ids.map((id) => ids.answeredId(id)) };
       if (answered === undefined || answered.ids.length === 0 || answered.ids.some((id) => demoted.has(id))) {
         warnings.push({
           type: 'other',
@@ -190,7 +223,8 @@ function decodeSweAgent(input: unknown): DecodeResult {
     text: message.content ?? '',
     providerMetadata: nativeMetadata(punchHoles(message, [['content']])),
   }));
-  const draft = buildPairValidHistory((demoted) => decodeMessages(history, systemCount, demoted));
+  const recordedIds = recordedCallIds(history);
+  const draft = buildPairValidHistory((demoted) => decodeMessages(history, systemCount, demoted, recordedIds));
   const conversation = parseConversation({
     ...(system.length > 0 ? { system } : {}),
     history: draft.history,
@@ -211,6 +245,25 @@ interface EncodeState {
   readonly own: boolean;
   readonly warnings: FormatWarning[];
   readonly messages: JsonObject[];
+  /** The recorded id of each call the decoder renamed (its skeleton's `id`), by the id the history uses. */
+  readonly recordedIds: ReadonlyMap<string, string>;
+}
+
+/**
+ * The recorded ids of renamed calls: a call encoded from its skeleton is written with the id the file recorded, so
+ * the responses answering it are written with that id too.
+ */
+function recordedIdsOf(conversation: Conversation, own: boolean): ReadonlyMap<string, string> {
+  const recorded = new Map<string, string>();
+  if (!own) return recorded;
+  for (const entry of conversation.history) {
+    for (const block of entry.blocks) {
+      if (block.type !== 'tool_call') continue;
+      const id = readNativeSkeleton(block.providerMetadata)?.id;
+      if (typeof id === 'string' && id !== block.id) recorded.set(block.id, id);
+    }
+  }
+  return recorded;
 }
 
 function encodeAssistant(entry: HistoryEntry, path: string, state: EncodeState): void {
@@ -252,7 +305,7 @@ function encodeTool(entry: HistoryEntry, path: string, state: EncodeState): void
       (block) => block.type !== 'tool_response' || readTrajectoryMetadata(block.providerMetadata)?.sharedMessage !== true,
     );
     const content = renderObservation(ownOutput, path, state.warnings);
-    const ids = responses.map((response) => response.callId);
+    const ids = responses.map((response) => state.recordedIds.get(response.callId) ?? response.callId);
     const fills: [JsonPath, JsonValue][] = [[[idField], idField === 'tool_call_id' ? (ids[0] ?? '') : ids]];
     if (derived.has('content') || content !== '') fills.push([['content'], content]);
     state.messages.push(fillHoles(native, fills));
@@ -264,7 +317,8 @@ function encodeTool(entry: HistoryEntry, path: string, state: EncodeState): void
     return;
   }
   for (const response of responses) {
-    state.messages.push({ role: 'tool', content: renderToolResult(response.result), tool_call_ids: [response.callId] });
+    const callId = state.recordedIds.get(response.callId) ?? response.callId;
+    state.messages.push({ role: 'tool', content: renderToolResult(response.result), tool_call_ids: [callId] });
   }
   const text = renderText(entry.blocks, path, state.warnings, { allow: ['tool_response'] });
   if (text !== '') state.messages.push({ role: 'user', content: text });
@@ -272,7 +326,8 @@ function encodeTool(entry: HistoryEntry, path: string, state: EncodeState): void
 
 function encodeSweAgent(conversation: Conversation): EncodeResult<SweAgentTrajectory> {
   const skeleton = readConversationSkeleton(conversation, format);
-  const state: EncodeState = { own: skeleton !== undefined, warnings: [], messages: [] };
+  const own = skeleton !== undefined;
+  const state: EncodeState = { own, warnings: [], messages: [], recordedIds: recordedIdsOf(conversation, own) };
   const nativeOf = (providerMetadata: ProviderMetadata | undefined) =>
     state.own ? readNativeSkeleton(providerMetadata) : undefined;
 
@@ -306,7 +361,9 @@ function encodeSweAgent(conversation: Conversation): EncodeResult<SweAgentTrajec
  *
  * Decoding: leading `system` messages become `conversation.system`. Function calling: an assistant message's
  * `tool_calls` become `tool_call` blocks (names and parsed arguments as recorded: `bash`, `str_replace_editor`,
- * `open`, `submit`, …) and each `role: 'tool'` message a `tool` entry answering its `tool_call_ids`. Text mode: the
+ * `open`, `submit`, …) and each `role: 'tool'` message a `tool` entry answering its `tool_call_ids`; a call that
+ * repeats an earlier call's id (a replayed run) gets `<id>_2`, `<id>_3`, … in the history, is warned, and is written
+ * back with its recorded id. Text mode: the
  * block SWE-agent's parser runs (the last top-level code block; several are warned) becomes a `bash` call with id
  * `action-<message index>` and the next `user` message its `tool_response`; an action nothing answers (the final
  * `submit`) stays text and is warned. The demonstration, task and other messages stay text. `thought`, `action` and
