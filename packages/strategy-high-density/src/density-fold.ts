@@ -49,6 +49,47 @@ export function trailingTurnStart(history: readonly HistoryEntry[]): number {
   return index;
 }
 
+/** The one tool call of a turn, where it is and the responses answering it. */
+interface SingleCall {
+  readonly call: ToolCallBlock;
+  readonly entryIndex: number;
+  readonly blockIndex: number;
+  answers: ResponseLocation[] | undefined;
+}
+
+/**
+ * The tool call of a turn that makes exactly one (most turns of an agent loop), with the responses answering it;
+ * undefined for a turn with none or several. Found without the maps a turn of several calls needs.
+ */
+function singleCallOf(
+  history: readonly HistoryEntry[],
+  turnStart: number,
+  toolStart: number,
+  turnEnd: number,
+): SingleCall | undefined {
+  let found: SingleCall | undefined;
+  for (let entryIndex = turnStart; entryIndex < toolStart; entryIndex++) {
+    const { blocks } = history[entryIndex] as HistoryEntry;
+    for (let blockIndex = 0; blockIndex < blocks.length; blockIndex++) {
+      const block = blocks[blockIndex] as ContentBlock;
+      if (block.type !== 'tool_call') continue;
+      if (found !== undefined) return undefined;
+      found = { call: block, entryIndex, blockIndex, answers: undefined };
+    }
+  }
+  if (found === undefined) return undefined;
+  for (let entryIndex = toolStart; entryIndex < turnEnd; entryIndex++) {
+    const { blocks } = history[entryIndex] as HistoryEntry;
+    for (let blockIndex = 0; blockIndex < blocks.length; blockIndex++) {
+      const block = blocks[blockIndex] as ContentBlock;
+      if (block.type === 'tool_response' && block.callId === found.call.id) {
+        (found.answers ??= []).push({ entryIndex, blockIndex, block });
+      }
+    }
+  }
+  return found;
+}
+
 /**
  * The three density phases of spec 000 (§2c) as one left-to-right pass over a history that can be resumed: it
  * processes entries turn by turn, keeping for each phase what later entries may still change (reads waiting for a
@@ -124,6 +165,15 @@ export class DensityFold {
   private processTurn(history: readonly HistoryEntry[], turnStart: number, toolStart: number, turnEnd: number): void {
     if (!this.options.readWritePruning) {
       if (this.options.recencyPruning) this.addResponses(history, toolStart, turnEnd, undefined);
+      return;
+    }
+    const single = singleCallOf(history, turnStart, toolStart, turnEnd);
+    if (single !== undefined) {
+      const { call, entryIndex, blockIndex, answers } = single;
+      const unchanging = isValidatedEntry(history[entryIndex]);
+      const read = this.processCall(call, entryIndex, blockIndex, answers, false, unchanging);
+      const reads = read === undefined ? undefined : new Map([[call.id, read]]);
+      if (this.options.recencyPruning) this.addResponses(history, toolStart, turnEnd, reads);
       return;
     }
     // Indexed loops: `forEach` over a frozen array takes V8's slow path, several times slower for a few blocks.

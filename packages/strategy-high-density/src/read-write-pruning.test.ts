@@ -1,3 +1,4 @@
+import type { HistoryEntry } from '@ctx/core';
 import { describe, expect, it } from 'vitest';
 import {
   aiText,
@@ -33,6 +34,16 @@ describe('ReadWritePruning (optimize, spec 000 §3a)', () => {
     const next = optimizeAndApply(entries);
     expect(callIds(next)).toEqual(['b1', 'e1']);
     expect([...responsesById(next).keys()]).toEqual(['b1', 'e1']);
+  });
+
+  it('BR-PRUNE-002: should remove every response of a stale read, one recorded twice included', () => {
+    const stale = read('r1', '/repo/a.ts');
+    // A recorded transcript can answer a call twice; the one call of its turn takes both answers with it.
+    const [call, answer] = turn(stale) as [HistoryEntry, HistoryEntry];
+    const entries = history(human('go'), call, answer, { speaker: 'tool', blocks: [stale.response] }, turn(write('w1', '/repo/a.ts')));
+    const next = optimizeAndApply(entries);
+    expect(callIds(next)).toEqual(['w1']);
+    expect([...responsesById(next).keys()]).toEqual(['w1']);
   });
 
   it('BR-PRUNE-003: should keep a read that comes after the latest write of the file', () => {

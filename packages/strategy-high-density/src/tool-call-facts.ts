@@ -106,6 +106,10 @@ export function semanticsOf(
   openFile: string | undefined,
   unchanging: boolean,
 ): ToolCallSemantics {
+  // What the process remembers for every strategy covers this block: a second map here would only cost a lookup.
+  if (unchanging && scope.registry === undefined) {
+    return classifyRememberedToolCall(call, classifyOptions(scope, openFile), true);
+  }
   const cached = semanticsCache.get(call);
   if (
     cached !== undefined &&
