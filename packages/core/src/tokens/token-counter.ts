@@ -27,8 +27,9 @@ export interface TokenCountingOptions {
    * stores, a tool result repeated by the agent) is not tokenized again. With a tokenizer that declares
    * `additiveAtLineStarts`, texts of 1,024 characters or more are cached as chunks of lines as well as whole (all
    * within this one budget), so a text that shares most of its lines with one counted before (a block a strategy
-   * rewrote in part) costs only the rest, and the same text again costs one lookup. The least recently used texts
-   * are evicted first; 0 turns the content cache off.
+   * rewrote in part) costs only the rest, and the same text again costs one lookup. Texts not looked up again
+   * since they were cached are evicted first, oldest first (a text looked up gets a second chance); 0 turns the
+   * content cache off.
    * @default 16_000_000
    */
   readonly contentCacheCharacters?: number;
