@@ -19,8 +19,13 @@ interface Memo {
   readonly workspaceRoot: string;
   /** Whether `workspaceRoot` was recorded in `entries` (so any history with that prefix infers the same root). */
   readonly rootFromPrefix: boolean;
-  /** The entries the fold has processed (a copy, so a caller changing its array cannot fool the prefix check). */
+  /**
+   * The history whose first `covered` entries the fold has processed: the array itself when it is frozen (a
+   * history service's snapshot, which then tells what changed before the next one without reading either), else
+   * a copy of those entries, so a caller changing its array cannot fool the prefix check.
+   */
   readonly entries: readonly HistoryEntry[];
+  readonly covered: number;
   readonly fold: DensityFold;
 }
 
@@ -43,11 +48,11 @@ export function createDensityOptimizer(
 
   const resume = (history: readonly HistoryEntry[], settingsKey: string, configuredRoot: string): Memo | undefined => {
     if (memo === undefined || memo.settingsKey !== settingsKey || memo.configuredRoot !== configuredRoot) return undefined;
-    const covered = memo.entries.length;
+    const { covered } = memo;
     if (history.length < covered || trailingTurnStart(history) < covered || !isSafeCutIndex(history, covered)) return undefined;
-    if (countSharedPrefix(history, memo.entries) < covered) return undefined;
+    if (countSharedPrefix(history, memo.entries, covered) < covered) return undefined;
     // A root recorded only in the new entries would change how the covered ones were classified.
-    if (configuredRoot === '/' && !memo.rootFromPrefix && recordedWorkspaceRoot(history.slice(covered)) !== undefined) return undefined;
+    if (configuredRoot === '/' && !memo.rootFromPrefix && recordedWorkspaceRoot(history, covered) !== undefined) return undefined;
     return memo;
   };
 
@@ -61,7 +66,7 @@ export function createDensityOptimizer(
     const limit = findThinkingToolLoopStart(history) ?? history.length;
     const closedUntil = Math.min(trailingTurnStart(history), limit);
     const resumed = resume(history, settingsKey, configuredRoot);
-    const previous = resumed !== undefined && resumed.entries.length <= closedUntil ? resumed : undefined;
+    const previous = resumed !== undefined && resumed.covered <= closedUntil ? resumed : undefined;
     memo = undefined;
 
     let fold: DensityFold;
@@ -70,7 +75,7 @@ export function createDensityOptimizer(
     let rootFromPrefix: boolean;
     if (previous === undefined) {
       workspaceRoot = resolveWorkspaceRoot(configuredRoot, history);
-      rootFromPrefix = configuredRoot !== '/' || recordedWorkspaceRoot(history.slice(0, closedUntil)) !== undefined;
+      rootFromPrefix = configuredRoot !== '/' || recordedWorkspaceRoot(history, 0, closedUntil) !== undefined;
       fold = new DensityFold({
         scope: { workspaceRoot, registry: options.registry },
         readWritePruning: config.readWritePruning,
@@ -81,19 +86,17 @@ export function createDensityOptimizer(
       start = 0;
     } else {
       ({ fold, workspaceRoot, rootFromPrefix } = previous);
-      start = previous.entries.length;
+      start = previous.covered;
     }
 
     fold.process(history, start, closedUntil);
-    // Spread, then cut: `slice` of a frozen array takes V8's slow path (see `countSharedPrefix`).
-    const entries = [...history];
-    entries.length = closedUntil;
     memo = {
       settingsKey,
       configuredRoot,
       workspaceRoot,
       rootFromPrefix,
-      entries,
+      entries: Object.isFrozen(history) ? history : history.slice(0, closedUntil),
+      covered: closedUntil,
       fold,
     };
     fold.journal.open();

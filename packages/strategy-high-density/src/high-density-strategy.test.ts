@@ -262,4 +262,18 @@ describe('createHighDensityStrategy', () => {
     const other = history(human('go'), turn(read('r9', '/repo/z.ts')));
     expect(strategy.optimize?.(other, config)).toEqual(optimize(other, config));
   });
+
+  it('should not be fooled by a caller that changes its own array between two calls', () => {
+    const strategy = createHighDensityStrategy();
+    const config = { ...defaultConfig, recencyPruning: true, recencyRetention: 1 };
+    // A plain array the caller keeps (not a history service's frozen snapshot) and then rewrites in place.
+    const entries: HistoryEntry[] = [...history(human('go'), turn(read('r1', '/repo/a.ts')), turn(bash('b1', 'ls')))];
+    strategy.optimize?.(entries, config);
+    const [call, answer] = history(turn(read('r2', '/repo/b.ts')));
+    entries[1] = call as HistoryEntry;
+    entries[2] = answer as HistoryEntry;
+    entries.push(...history(turn(edit('e1', '/repo/b.ts'))));
+
+    expect(strategy.optimize?.(entries, config)).toEqual(optimize(entries, config));
+  });
 });

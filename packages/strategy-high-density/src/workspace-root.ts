@@ -1,26 +1,57 @@
 import type { HistoryEntry } from '@ctx/core';
-import { inferWorkspaceRoot } from '@ctx/strategy-utils';
+import { inferWorkspaceRoot, isValidatedEntry } from '@ctx/strategy-utils';
 import { responseFactsOf } from './tool-call-facts.js';
+
+/** What one entry records of its working directory. */
+interface RecordedDirectories {
+  /** A Claude Code record's `cwd` (`inferWorkspaceRoot` from `@ctx/strategy-utils`), other than `/`. */
+  readonly cwd: string | undefined;
+  /** The `(Current directory: /path)` line of the first of its SWE-agent observations that has one. */
+  readonly directory: string | undefined;
+}
+
+// Entries are frozen values: what one records is read once. A fold that starts over (after a compression rewrote
+// the history) asks again about every entry it kept.
+const recorded = new WeakMap<HistoryEntry, RecordedDirectories>();
+
+function directoriesOf(entry: HistoryEntry): RecordedDirectories {
+  const known = recorded.get(entry);
+  if (known !== undefined) return known;
+  const root = inferWorkspaceRoot([entry]);
+  let directory: string | undefined;
+  if (entry.speaker === 'tool') {
+    for (const block of entry.blocks) {
+      if (block.type !== 'tool_response') continue;
+      directory = responseFactsOf(block).status.directory;
+      if (directory !== undefined) break;
+    }
+  }
+  const directories = { cwd: root === '/' ? undefined : root, directory };
+  if (isValidatedEntry(entry)) recorded.set(entry, directories);
+  return directories;
+}
 
 /**
  * The working directory a history recorded: the `cwd` of a Claude Code session (`inferWorkspaceRoot` from
  * `@ctx/strategy-utils`), else the `(Current directory: /path)` line of the first SWE-agent observation that has one.
  *
  * @param history - The history.
- * @returns The directory, or undefined when the history records none.
+ * @param start - The first entry read.
+ * @param end - The entry after the last one read.
+ * @returns The directory, or undefined when the entries read record none.
  */
-export function recordedWorkspaceRoot(history: readonly HistoryEntry[]): string | undefined {
-  const claudeCode = inferWorkspaceRoot(history);
-  if (claudeCode !== '/') return claudeCode;
-  for (const entry of history) {
-    if (entry.speaker !== 'tool') continue;
-    for (const block of entry.blocks) {
-      if (block.type !== 'tool_response') continue;
-      const directory = responseFactsOf(block).status.directory;
-      if (directory !== undefined) return directory;
-    }
+export function recordedWorkspaceRoot(
+  history: readonly HistoryEntry[],
+  start = 0,
+  end = history.length,
+): string | undefined {
+  let directory: string | undefined;
+  for (let index = start; index < end; index++) {
+    const directories = directoriesOf(history[index] as HistoryEntry);
+    if (directories.cwd !== undefined) return directories.cwd;
+    directory ??= directories.directory;
   }
-  return undefined;
+  return directory;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { HistoryEntry } from '@ctx/core';
+import { HistoryService, type HistoryEntry, type Tokenizer } from '@ctx/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { answer, call, calls, deepFreeze, human, result } from './test-support/entries.js';
@@ -61,7 +61,7 @@ describe('lastToolLoopBound', () => {
 
   it('should answer a growing, cut, rewritten, repeating and restored conversation as a scan from scratch does', () => {
     fc.assert(
-      fc.property(fc.array(entryArbitrary, { minLength: 1, maxLength: 6 }), fc.array(fc.tuple(stepArbitrary, fc.nat()), { maxLength: 12 }), (start, steps) => {
+      fc.property(fc.array(entryArbitrary, { minLength: 1, maxLength: 6 }), fc.array(fc.tuple(stepArbitrary, fc.nat(), fc.boolean()), { maxLength: 12 }), (start, steps) => {
         // Frozen like the history model's entries, except those a step leaves unfrozen to change in place.
         let history: HistoryEntry[] = start.map((entry) => deepFreeze(structuredClone(entry)));
         const check = (endSeed: number) => {
@@ -71,7 +71,7 @@ describe('lastToolLoopBound', () => {
         };
         check(history.length);
         const earlier: HistoryEntry[][] = [];
-        for (const [step, endSeed] of steps) {
+        for (const [step, endSeed, frozenArray] of steps) {
           earlier.push(history);
           if (step.kind === 'restore') {
             history = earlier[step.at % earlier.length] as HistoryEntry[];
@@ -94,6 +94,8 @@ describe('lastToolLoopBound', () => {
             // The same object, read again: an answer remembered from before the change would be wrong.
             Object.assign(own, structuredClone(step.entry));
           }
+          // A frozen array, as a history service hands out, is remembered as the last one scanned.
+          if (frozenArray && step.kind !== 'restore') history = Object.freeze([...history]) as HistoryEntry[];
           check(endSeed);
         }
       }),
@@ -119,5 +121,24 @@ describe('lastToolLoopBound', () => {
     // `second` cut: `third` and `fourth` move up one position.
     expect(lastToolLoopBound([first, third, fourth], 3)).toBe(1);
     expect(lastToolLoopBound([first, second, third, fourth, third, fourth], 6)).toBe(4);
+  });
+
+  it("should answer each snapshot of a history service as a scan from scratch does, the service's rewrites included", async () => {
+    const tokenizer: Tokenizer = { specificationVersion: 'v1', name: 'characters', countTokens: (text) => text.length };
+    const service = new HistoryService({ tokenizer });
+    const turns = [human('fix it'), calls(call('a', 'Bash', {})), result('a', 'Bash', 'ok'), human('and this'), calls(call('b', 'Bash', {})), result('b', 'Bash', 'ok')];
+    const ask = (end: number) => {
+      const snapshot = service.getRawHistory();
+      expect(lastToolLoopBound(snapshot, end)).toBe(freshBound(snapshot, end));
+    };
+    for (const entry of turns) {
+      service.add(entry);
+      ask(service.getRawHistory().length);
+    }
+    // A shorter question, then a rewrite behind it, then the whole history again.
+    ask(2);
+    await service.replaceHistory(service.getRawHistory().map((entry, index) => (index === 3 ? answer('ok') : entry)));
+    ask(6);
+    expect(lastToolLoopBound(service.getRawHistory(), 6)).toBe(0);
   });
 });
