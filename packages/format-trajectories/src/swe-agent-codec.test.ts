@@ -177,6 +177,14 @@ describe('createSweAgentCodec', () => {
       expectExactRoundTrip(codec, value);
     });
 
+    it('should not call a repeated id renamed when its call, never answered, stays text', () => {
+      const unanswered = trajectory([task, nativeAction, nativeObservation, again('call_m6a0', 'setup.cfg')]);
+      const { conversation, warnings } = expectExactRoundTrip(codec, unanswered);
+
+      expect(entryKinds(conversation)).toEqual([undefined, undefined, undefined, 'unanswered-action']);
+      expect(warnings).toEqual([{ type: 'other', path: 'history[3]', message: expect.stringContaining('no tool message answering it') as unknown }]);
+    });
+
     it('should give HistoryService entries it accepts one by one, as an agent loop adds them', () => {
       const service = new HistoryService({ tokenCounter: createTokenCounter(characterTokenizer) });
       for (const entry of codec.decode(value).conversation.history) service.add(entry);

@@ -110,12 +110,13 @@ function decodeMessages(
     if (message.role === 'assistant') {
       const calls = toolCallsOf(message);
       if (calls.length > 0) {
+        const renames: FormatWarning[] = [];
         const callIds = calls.map((call, position) => {
           const id = ids.callId(call.id);
           const earlier = firstUse.get(call.id);
           if (earlier === undefined) firstUse.set(call.id, `${path}.tool_calls[${position}]`);
           else {
-            warnings.push({
+            renames.push({
               type: 'other',
               path: `${path}.tool_calls[${position}].id`,
               message: `Tool call id "${call.id}" is also the id of an earlier call (${earlier}); this call is "${id}" in the history so each call has its own id (encoding writes "${call.id}" back)`,
@@ -132,6 +133,8 @@ function decodeMessages(
           entries.push(entryFor('ai', textBlocks(content), message, contentField(message), 'unanswered-action'));
           continue;
         }
+        // Only calls that stay calls are renamed in the history.
+        warnings.push(...renames);
         const blocks = textBlocks(content);
         for (const [position, call] of calls.entries()) {
           const decoded = decodeToolArguments(call.function.arguments);
