@@ -119,7 +119,7 @@ function decodeMessages(
             renames.push({
               type: 'other',
               path: `${path}.tool_calls[${position}].id`,
-              message: `Tool call id "${call.id}" is also the id of an earlier call (${earlier}); this call is "${id}" in the history so each call has its own id (encoding writes "${call.id}" back)`,
+              message: `Tool call id "${call.id}" is also the id of an earlier call (${earlier}); this call is "${id}" in the history so each call has its own id (encoding it as SWE-agent writes "${call.id}" back)`,
             });
           }
           return id;
