@@ -3,7 +3,7 @@ import { createGptTokenizer } from '@ctx/tokenizer-gpt-tokenizer';
 import { aiSdkCodec, type AiSdkModelMessage, type AiSdkPrompt } from '@ctx/format-ai-sdk';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InvalidFormatError, type Tokenizer } from '@ctx/core';
+import { InvalidFormatError, createCountingTokenizer, type Tokenizer } from '@ctx/core';
 import { ConversationState } from './conversation-state.js';
 import { sourceOfAiSdkPrompt } from './prompt-source.js';
 
@@ -109,6 +109,30 @@ describe('ConversationState', () => {
     const result = await state.compress(sourceOfAiSdkPrompt({ messages }));
     expect(result.rebuilt).toBe(true);
     expect(result.prompt.messages[0]).toEqual({ role: 'user', content: 'Read b.ts' });
+  });
+
+  it('should not tokenize the conversation again when it rebuilds from a prompt whose past changed', async () => {
+    const counting = createCountingTokenizer(tokenizer);
+    const state = new ConversationState({ strategy: () => createTruncationStrategy(), contextWindow: 1_000_000, tokenizer: counting.tokenizer, calibration: false });
+    const output = (name: string) => Array.from({ length: 60 }, (_, line) => `${name}:${line}: export const value${line} = ${line};`).join('\n');
+    const messages: AiSdkModelMessage[] = [{ role: 'user', content: 'Read the files.' }];
+    for (const name of ['a.ts', 'b.ts', 'c.ts']) {
+      messages.push(
+        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: name, toolName: 'read', input: { path: name } }] },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: name, toolName: 'read', output: { type: 'text', value: output(name) } }] },
+      );
+    }
+    await state.compress(sourceOfAiSdkPrompt({ messages }));
+    const first = counting.stats().characters;
+    counting.reset();
+    // The app rewrote its first message: the past changed, so the state is rebuilt from the whole prompt.
+    const edited: AiSdkModelMessage[] = [{ role: 'user', content: 'Read the three files.' }, ...messages.slice(1), { role: 'user', content: 'Now?' }];
+    const result = await state.compress(sourceOfAiSdkPrompt({ messages: edited }));
+
+    expect(result.rebuilt).toBe(true);
+    expect(result.estimatedTokens).toBeGreaterThan(3 * 60 * 8);
+    // Only the short texts (names, the two user messages) are tokenized again; the file contents come from the cache.
+    expect(counting.stats().characters).toBeLessThan(first / 10);
   });
 
   it('should carry a system message added mid-conversation as the whole prompt decodes it, without a rebuild', async () => {

@@ -1,10 +1,12 @@
 import {
   createCompressionOrchestrator,
+  createTokenCounter,
   HistoryService,
   InvalidFormatError,
   type CompressionOrchestrator,
   type CompressionStrategy,
   type HistoryEntry,
+  type TokenCounter,
   type TurnReport,
 } from '@ctx/core';
 import { aiSdkCodec, createAiSdkPromptEncoder, type AiSdkPrompt } from '@ctx/format-ai-sdk';
@@ -46,8 +48,16 @@ export class ConversationState {
   private readonly encoder = createAiSdkPromptEncoder();
   /** Our estimate of the last request compressed here: what the next usage report is compared with. */
   lastEstimatedTokens: number | undefined;
+  /**
+   * Counts the tokens of every history this state builds: a rebuild (an earlier message changed, an app trimming its
+   * own history, new messages that do not pair with what compression kept) finds the texts it counted before in the
+   * counter's content cache instead of tokenizing the whole conversation again.
+   */
+  private readonly tokenCounter: TokenCounter;
 
-  constructor(private readonly options: ContextOptions) {}
+  constructor(private readonly options: ContextOptions) {
+    this.tokenCounter = createTokenCounter(options.tokenizer);
+  }
 
   /**
    * Brings the state up to date with a prompt (the whole conversation as the AI SDK sends it every time), runs the
@@ -134,7 +144,7 @@ export class ConversationState {
     this.history = undefined;
     this.seen = [];
     const history = new HistoryService({
-      tokenizer: this.options.tokenizer,
+      tokenCounter: this.tokenCounter,
       system: conversation.system ?? [],
       tools: conversation.tools ?? [],
       history: conversation.history,
