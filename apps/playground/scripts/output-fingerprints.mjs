@@ -7,7 +7,7 @@
 // token count, so any change to an output, a token count or a pass outcome changes it.
 //
 //   npm run fingerprints -- save before.json    # on the code before the change
-//   npm run fingerprints -- check before.json   # after it: "N same, N changed", exit 1 when any changed
+//   npm run fingerprints -- check before.json   # after it: "N same, N changed[, N new]", exit 1 when any changed
 //
 // Needs the corpus (../shared/corpus or CTX_CORPUS) and built packages (the npm script builds first).
 /* global structuredClone */

@@ -1,6 +1,7 @@
 import type { ToolCallBlock, ToolResponseBlock } from '@ctx/core';
 import {
   classifyRememberedToolCall,
+  classifyToolCall,
   classifyToolResult,
   normalizeToolPath,
   toolResultParts,
@@ -89,9 +90,10 @@ function classifyOptions(scope: ClassificationScope, openFile: string | undefine
 }
 
 /**
- * The semantics of a call (`classifyToolCall` from `@ctx/strategy-utils`), cached per call block and scope; a call
- * of a validated entry is classified through `classifyRememberedToolCall`, so what another strategy of the process
- * classified already (a preset's lossless pass, smart-passes) is not classified again, and the other way round.
+ * The semantics of a call (`classifyToolCall` from `@ctx/strategy-utils`). A call of a validated entry classified by
+ * the built-in tools is looked up in `classifyRememberedToolCall`, so what another strategy of the process classified
+ * already (a preset's lossless pass, smart-passes) is not classified again, and the other way round; any other call
+ * (an entry a caller may still change, or a `registry` in the scope) is cached here per call block and scope.
  *
  * @param call - The `tool_call` block.
  * @param scope - Workspace root and registry.
@@ -119,7 +121,7 @@ export function semanticsOf(
   ) {
     return cached.semantics;
   }
-  const semantics = classifyRememberedToolCall(call, classifyOptions(scope, openFile), unchanging);
+  const semantics = classifyToolCall(call, classifyOptions(scope, openFile));
   semanticsCache.set(call, { workspaceRoot: scope.workspaceRoot, registry: scope.registry, openFile, semantics });
   return semantics;
 }
