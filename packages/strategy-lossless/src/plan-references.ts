@@ -430,7 +430,9 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
    */
   const planValue = (value: JsonValue, target: PlanTarget): { readonly value: JsonValue; readonly references: readonly LineReference[] } => {
     const isParameters = target.source === 'call';
-    const isRead = !isParameters && target.call !== undefined && semantics(target.call).kind === 'read';
+    // Asked only of a block with a run worth a marker: most blocks have none, and their calls are never classified.
+    let isRead: boolean | undefined;
+    const readsFile = (): boolean => (isRead ??= !isParameters && target.call !== undefined && semantics(target.call).kind === 'read');
     const leaves = listTextLeaves(value, { scope: isParameters ? 'any' : 'text' }).filter((leaf) => leaf.text.length >= minimum);
     const planned: PlannedLeaf[] = leaves.map((leaf) => {
       const lines = leaf.text.split('\n');
@@ -466,7 +468,7 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
       if (rewritable) {
         const named = new Set<number>();
         for (const run of runs) {
-          const { marker, reference } = describeRun(run, lines, { entryIndex: target.entryIndex, leaf: leaf.path, isRead, isParameters, named });
+          const { marker, reference } = describeRun(run, lines, { entryIndex: target.entryIndex, leaf: leaf.path, isRead: readsFile(), isParameters, named });
           const markerText = formatReferenceMarker(marker);
           if (run.characters < 2 * markerText.length) continue;
           if (run.start > cursor) {
