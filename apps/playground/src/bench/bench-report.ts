@@ -17,7 +17,10 @@ export interface BenchCell {
   readonly value: number | null;
   /** Whether the value meets the figure's goal; absent when the figure has no goal or there is no value. */
   readonly met?: boolean;
+  /** Why there is no value: a strategy without `optimize()`, or what failed. */
   readonly note?: string;
+  /** True when the measurement failed (a replay or call threw; the reason is on stderr), not when it does not apply. */
+  readonly failed?: true;
   /**
    * Half the range of the values the figure's runs gave (the replay ratio, when a replay ran more than once): how far
    * the same measurement moves between runs on this machine. `value` is the median run's (for replay ratios, the run
@@ -101,15 +104,33 @@ export interface BenchReport {
   readonly missed: number;
 }
 
+/** A cell's note when its measurement failed (see {@link benchFailure}). */
+export interface BenchFailure {
+  readonly failure: string;
+}
+
+/**
+ * Marks a missing value as a failed measurement rather than one that does not apply.
+ *
+ * @param note - What the cell says instead of a value.
+ * @returns The note for {@link benchCell}.
+ */
+export function benchFailure(note: string): BenchFailure {
+  return { failure: note };
+}
+
 /**
  * A cell of a figure, with `met` set against the figure's goal.
  *
  * @param column - The column title.
  * @param value - The measured value; null or undefined when not measured.
  * @param goal - The figure's goal, or null.
- * @param note - Why there is no value.
+ * @param note - Why there is no value: a string when it does not apply, a {@link benchFailure} when the measure failed.
  */
-export function benchCell(column: string, value: number | null | undefined, goal: BenchGoal | null, note?: string): BenchCell {
-  if (value === null || value === undefined || !Number.isFinite(value)) return { column, value: null, ...(note === undefined ? {} : { note }) };
+export function benchCell(column: string, value: number | null | undefined, goal: BenchGoal | null, note?: string | BenchFailure): BenchCell {
+  if (value === null || value === undefined || !Number.isFinite(value)) {
+    if (note === undefined) return { column, value: null };
+    return typeof note === 'string' ? { column, value: null, note } : { column, value: null, note: note.failure, failed: true };
+  }
   return { column, value, ...(goal === null ? {} : { met: Math.round(value * 100) / 100 <= goal.max }) };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { benchParts, type BenchPart } from './bench-parts.js';
-import type { BenchReport, BenchSessionSummary } from './bench-report.js';
+import { benchCell, benchFailure, type BenchReport, type BenchSessionSummary } from './bench-report.js';
 import { formatBenchReport } from './format-bench-report.js';
 
 const session = (key: string, fastest: number, slowest: number): BenchSessionSummary => ({
@@ -65,9 +65,19 @@ describe('formatBenchReport', () => {
           goal: { text: '≤ 1.2×', max: 1.2 },
           columns: ['S1'],
           rows: [
-            { name: 'baseline: nothing compressed', reference: true, cells: [{ column: 'S1', value: null, note: 'failed: ToolPairingError, see stderr' }] },
-            { name: 'watermark', cells: [{ column: 'S1', value: null, note: 'failed: ToolPairingError, see stderr' }] },
+            { name: 'baseline: nothing compressed', reference: true, cells: [benchCell('S1', null, null, benchFailure('failed: ToolPairingError, see stderr'))] },
+            { name: 'watermark', cells: [benchCell('S1', null, { text: '≤ 1.2×', max: 1.2 }, benchFailure('failed: ToolPairingError, see stderr'))] },
           ],
+        },
+        {
+          id: 'optimize',
+          part: 'calls',
+          title: 'optimize() on the largest session (S1)',
+          unit: 'ms',
+          goal: { text: '≤ 1 ms', max: 1 },
+          columns: ['warm'],
+          // A value that does not apply is not a failure.
+          rows: [{ name: 'one-shot', cells: [benchCell('warm', undefined, { text: '≤ 1 ms', max: 1 }, 'no optimize()')] }],
         },
       ],
     };

@@ -85,7 +85,7 @@ export function formatBenchReport(report: BenchReport): string {
   for (const figure of report.figures) lines.push('', formatFigure(figure));
   // A replay or call that failed leaves its cells without a value: not a value that meets its goal.
   const failed = report.figures.reduce(
-    (total, figure) => total + figure.rows.reduce((sum, row) => sum + row.cells.filter((cell) => cell.value === null && cell.note?.startsWith('failed') === true).length, 0),
+    (total, figure) => total + figure.rows.reduce((sum, row) => sum + row.cells.filter((cell) => cell.failed === true).length, 0),
     0,
   );
   lines.push('', `Peak memory of this process: ${formatBenchValue(report.peakRssBytes / (1024 * 1024), 'MB')} (resident set).`);

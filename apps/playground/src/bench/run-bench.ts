@@ -4,7 +4,7 @@ import { baselineRowName, baselineWindow, createBaselineStrategy } from './basel
 import { benchGoals } from './bench-goals.js';
 import { benchParts, type BenchPart } from './bench-parts.js';
 import { collectGarbage } from './collect-garbage.js';
-import { benchCell, type BenchFigure, type BenchReport, type BenchRow, type BenchSessionSummary, type BenchSkipped } from './bench-report.js';
+import { benchCell, benchFailure, type BenchFigure, type BenchReport, type BenchRow, type BenchSessionSummary, type BenchSkipped } from './bench-report.js';
 import type { BenchSessions } from './bench-sessions.js';
 import { coldCliUnavailable, measureColdCli, type ColdCliTimes } from './measure-cold-cli.js';
 import { measureOneMoreTurn, oneMoreTurnHistory, oneMoreTurnSizes } from './measure-one-more-turn.js';
@@ -229,7 +229,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
       name,
       ...(reference ? { reference } : {}),
       cells: (replays.get(name) ?? []).map((replay, index) => {
-        if (replay.error !== undefined) return benchCell(columns[index] ?? '', null, goal, `failed: ${replay.error.split(':')[0] ?? 'error'}, see stderr`);
+        if (replay.error !== undefined) return benchCell(columns[index] ?? '', null, goal, benchFailure(`failed: ${replay.error.split(':')[0] ?? 'error'}, see stderr`));
         const spread = spreadOf?.(replay);
         return { ...benchCell(columns[index] ?? '', read(replay), reference ? null : goal), ...(spread === undefined ? {} : { spread }) };
       }),
@@ -238,6 +238,8 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
   const ratioSpread = (replay: PairedReplay): number | undefined =>
     replay.runRatios.length < 2 ? undefined : (Math.max(...replay.runRatios) - Math.min(...replay.runRatios)) / 2;
   const noOptimize = 'no optimize()';
+  // The strategy threw while its calls were timed (the reason is on stderr).
+  const failedMeasure = benchFailure('failed');
   const allFigures: BenchFigure[] = [
     {
       id: 'replay-vs-tokenization',
@@ -298,7 +300,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
             cells: middleware.map((measured, index) => {
               const goal = percentile === 'p50' ? benchGoals.turnOverheadP50 : benchGoals.turnOverheadP99;
               return 'error' in measured
-                ? benchCell(columns[index] ?? '', null, goal, `failed: ${measured.error.split(':')[0] ?? 'error'}, see stderr`)
+                ? benchCell(columns[index] ?? '', null, goal, benchFailure(`failed: ${measured.error.split(':')[0] ?? 'error'}, see stderr`))
                 : benchCell(columns[index] ?? '', measured[percentile], goal);
             }),
           },
@@ -326,8 +328,8 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
         return {
           name: strategy.name,
           cells: [
-            benchCell('warm', times?.optimizeWarm, benchGoals.optimize, times === undefined ? 'failed' : noOptimize),
-            benchCell('fresh', times?.optimizeFresh, benchGoals.optimize, times === undefined ? 'failed' : noOptimize),
+            benchCell('warm', times?.optimizeWarm, benchGoals.optimize, times === undefined ? failedMeasure : noOptimize),
+            benchCell('fresh', times?.optimizeFresh, benchGoals.optimize, times === undefined ? failedMeasure : noOptimize),
           ],
         };
       }),
@@ -345,10 +347,10 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
         return {
           name: strategy.name,
           cells: [
-            benchCell('warm', times?.compressWarm, benchGoals.compress, 'failed'),
-            benchCell('fresh', times?.compressFresh, benchGoals.compress, 'failed'),
+            benchCell('warm', times?.compressWarm, benchGoals.compress, failedMeasure),
+            benchCell('fresh', times?.compressFresh, benchGoals.compress, failedMeasure),
             // What counting the text it wrote costs: no goal of its own, the floor under the fresh figure.
-            benchCell('fresh: tokenizing what it wrote', times?.compressFreshTokenizing, null, 'failed'),
+            benchCell('fresh: tokenizing what it wrote', times?.compressFreshTokenizing, null, failedMeasure),
           ],
         };
       }),
@@ -362,7 +364,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
       columns: oneMoreTurnSizes.map(String),
       rows: strategies.map((strategy) => ({
         name: strategy.name,
-        cells: oneMoreTurnSizes.map((size) => benchCell(String(size), turns.get(strategy.name)?.[size], null, turns.has(strategy.name) ? noOptimize : 'failed')),
+        cells: oneMoreTurnSizes.map((size) => benchCell(String(size), turns.get(strategy.name)?.[size], null, turns.has(strategy.name) ? noOptimize : failedMeasure)),
       })),
     },
     {
@@ -375,7 +377,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRun> {
       rows: strategies.map((strategy) => {
         const times = turns.get(strategy.name);
         const ratio = times === undefined ? undefined : times[600] / times[150];
-        return { name: strategy.name, cells: [benchCell('600 ÷ 150', ratio, benchGoals.oneMoreTurnGrowth, turns.has(strategy.name) ? noOptimize : 'failed')] };
+        return { name: strategy.name, cells: [benchCell('600 ÷ 150', ratio, benchGoals.oneMoreTurnGrowth, turns.has(strategy.name) ? noOptimize : failedMeasure)] };
       }),
     },
     {
