@@ -37,6 +37,14 @@ describe('validateAnthropicRequest', () => {
     ]);
   });
 
+  it('should take a block whose type is named like a property every object has as any block of an unknown type', () => {
+    // The type is looked up in a table of known ones: `constructor` threw a TypeError instead of a list of problems.
+    for (const type of ['constructor', 'toString', '__proto__']) {
+      const named = (blockType: string) => request([{ role: 'user', content: [{ type: blockType, text: 'hi' }] }]);
+      expect(problemsOf(named(type))).toEqual(problemsOf(named('bogus')));
+    }
+  });
+
   it('should require at least one message, the first from the user', () => {
     expect(problemsOf(request([]))).toEqual([{ rule: 'empty-messages', path: 'messages' }]);
     expect(problemsOf(request([{ role: 'assistant', content: 'Hello' }]))).toEqual([

@@ -58,15 +58,16 @@ export interface AnthropicRequestProblem {
   readonly message: string;
 }
 
-const allowedBlockKeys: Readonly<Record<string, readonly string[]>> = {
-  text: ['type', 'text', 'cache_control', 'citations'],
-  image: ['type', 'source', 'cache_control'],
-  document: ['type', 'source', 'cache_control', 'citations', 'context', 'title'],
-  tool_use: ['type', 'id', 'name', 'input', 'cache_control', 'caller'],
-  tool_result: ['type', 'tool_use_id', 'content', 'is_error', 'cache_control'],
-  thinking: ['type', 'thinking', 'signature'],
-  redacted_thinking: ['type', 'data'],
-};
+// A map: block types come from the request, and an object would answer `constructor` with a function.
+const allowedBlockKeys: ReadonlyMap<string, readonly string[]> = new Map([
+  ['text', ['type', 'text', 'cache_control', 'citations']],
+  ['image', ['type', 'source', 'cache_control']],
+  ['document', ['type', 'source', 'cache_control', 'citations', 'context', 'title']],
+  ['tool_use', ['type', 'id', 'name', 'input', 'cache_control', 'caller']],
+  ['tool_result', ['type', 'tool_use_id', 'content', 'is_error', 'cache_control']],
+  ['thinking', ['type', 'thinking', 'signature']],
+  ['redacted_thinking', ['type', 'data']],
+]);
 const allowedCustomToolKeys = [
   'name',
   'description',
@@ -155,7 +156,7 @@ class RequestChecker {
   }
 
   block(block: AnthropicContentBlockParam, role: AnthropicMessageParam['role'], path: string): void {
-    const allowed = allowedBlockKeys[block.type];
+    const allowed = allowedBlockKeys.get(block.type);
     if (allowed !== undefined) this.extraKeys(block, allowed, path);
     this.cacheControl(block, path);
     if (
@@ -199,7 +200,7 @@ class RequestChecker {
       this.report('block-not-allowed', `${path}.type`, `a ${item.type} block is not allowed in tool_result content`);
       return;
     }
-    const allowed = allowedBlockKeys[item.type];
+    const allowed = allowedBlockKeys.get(item.type);
     if (allowed !== undefined) this.extraKeys(item, allowed, path);
     this.cacheControl(item, path);
     if (item.type === 'text' && typeof item.text === 'string') this.text(item.text, `${path}.text`);
@@ -455,7 +456,7 @@ export function validateAnthropicRequest(request: unknown): AnthropicRequestProb
   if (Array.isArray(system)) {
     system.forEach((block, index) => {
       const path = `system[${index}]`;
-      checker.extraKeys(block, allowedBlockKeys.text ?? [], path);
+      checker.extraKeys(block, allowedBlockKeys.get('text') ?? [], path);
       checker.cacheControl(block, path);
       checker.text(block.text, `${path}.text`);
     });

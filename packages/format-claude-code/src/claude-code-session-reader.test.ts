@@ -43,6 +43,19 @@ describe('parseClaudeCodeSession', () => {
     ]);
   });
 
+  it('should count record types named like properties every object has as any other type', () => {
+    const named = (type: string, uuid: string): FixtureRecord => ({ type, uuid, parentUuid: 'u1' });
+    const session = parseClaudeCodeSession(
+      jsonl([conversation[0] as FixtureRecord, named('constructor', 'c1'), named('constructor', 'c2'), named('__proto__', 'p1'), named('toString', 't1')]),
+    );
+    expect(Object.entries(session.statistics.unknownTypes)).toEqual([
+      ['constructor', 2],
+      ['__proto__', 1],
+      ['toString', 1],
+    ]);
+    expect(session.warnings.filter((warning) => warning.type === 'unsupported').map((warning) => warning.line)).toEqual([2, 4, 5]);
+  });
+
   it('should skip blank lines, Windows line breaks and a byte-order mark without warnings', () => {
     const session = parseClaudeCodeSession(`\uFEFF${jsonl(conversation).replaceAll('\n', '\r\n')}\r\n\r\n`);
     expect(session.records).toHaveLength(4);

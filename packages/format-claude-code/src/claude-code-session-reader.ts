@@ -55,12 +55,14 @@ export interface ClaudeCodeReadOptions {
   readonly strict?: boolean;
 }
 
-type Counter = Record<string, number>;
+// Keyed by names from the file (record types, subtypes): a map, where an object would count `constructor` or
+// `__proto__` wrong. Written out as plain objects at the end.
+type Counter = Map<string, number>;
 
 const maximumQuotedLength = 80;
 
 function increment(counter: Counter, key: string): void {
-  counter[key] = (counter[key] ?? 0) + 1;
+  counter.set(key, (counter.get(key) ?? 0) + 1);
 }
 
 function describeLine(line: string): string {
@@ -98,9 +100,9 @@ export function createClaudeCodeSessionReader(options: ClaudeCodeReadOptions = {
   const records: ClaudeCodeRecord[] = [];
   const warnings: FormatWarning[] = [];
   const tracker = createCompactionTracker();
-  const recordTypes: Counter = {};
-  const systemSubtypes: Counter = {};
-  const unknownTypes: Counter = {};
+  const recordTypes: Counter = new Map();
+  const systemSubtypes: Counter = new Map();
+  const unknownTypes: Counter = new Map();
   const versions = new Set<string>();
   const sessionIds = new Set<string>();
   const malformedSamples: { line: number; message: string }[] = [];
@@ -125,7 +127,7 @@ export function createClaudeCodeSessionReader(options: ClaudeCodeReadOptions = {
   const countRecord = (value: JsonObject, type: string) => {
     increment(recordTypes, type);
     if (!knownClaudeCodeRecordTypes.has(type)) {
-      if (unknownTypes[type] === undefined) {
+      if (!unknownTypes.has(type)) {
         warnings.push({
           type: 'unsupported',
           line: lines,
@@ -232,13 +234,13 @@ export function createClaudeCodeSessionReader(options: ClaudeCodeReadOptions = {
         lines,
         records: records.length,
         malformedLines,
-        recordTypes,
-        systemSubtypes,
-        unknownTypes,
+        recordTypes: Object.fromEntries(recordTypes),
+        systemSubtypes: Object.fromEntries(systemSubtypes),
+        unknownTypes: Object.fromEntries(unknownTypes),
         messages,
         toolCalls,
         toolResults,
-        compactBoundaries: systemSubtypes.compact_boundary ?? 0,
+        compactBoundaries: systemSubtypes.get('compact_boundary') ?? 0,
         compactSummaries,
         sidechainRecords,
         toolUseResultRecords,

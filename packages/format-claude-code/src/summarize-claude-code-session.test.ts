@@ -42,6 +42,24 @@ describe('summarizeClaudeCodeSession', () => {
     expect(summary.toolCalls).toEqual({ total: 3, errors: 1, byName: { Bash: 2, Read: 1 } });
   });
 
+  it('should count tools named like properties every object has as any other tool', () => {
+    const named = parseClaudeCodeSession(
+      jsonl([
+        user('u1', null, 'Go'),
+        assistant('a1', 'u1', 'msg_1', toolUse('t1', 'constructor')),
+        result('r1', 'a1', 't1'),
+        assistant('a2', 'r1', 'msg_2', toolUse('t2', '__proto__')),
+        result('r2', 'a2', 't2'),
+        assistant('a3', 'r2', 'msg_3', toolUse('t3', 'constructor')),
+        result('r3', 'a3', 't3'),
+      ]),
+    );
+    expect(Object.entries(summarizeClaudeCodeSession(named).toolCalls.byName)).toEqual([
+      ['constructor', 2],
+      ['__proto__', 1],
+    ]);
+  });
+
   it('should list epochs, compactions with trigger and preTokens, malformed lines and record types', () => {
     const summary = summarizeClaudeCodeSession(session);
     expect(summary.epochs).toHaveLength(2);

@@ -46,8 +46,10 @@ export interface SummarizeClaudeCodeSessionOptions {
   readonly decoded?: DecodeResult;
 }
 
-function increment(counter: Record<string, number>, key: string): void {
-  counter[key] = (counter[key] ?? 0) + 1;
+// Keyed by names from the session (tool names, text kinds): a map, where an object would count `constructor` or
+// `__proto__` wrong. Written out as plain objects at the end.
+function increment(counter: Map<string, number>, key: string): void {
+  counter.set(key, (counter.get(key) ?? 0) + 1);
 }
 
 /**
@@ -69,8 +71,8 @@ export function summarizeClaudeCodeSession(
   const view = options.view ?? 'whole-session';
   const decoded = options.decoded ?? convertClaudeCodeSession(session, { view });
   const entries = { total: 0, human: 0, ai: 0, tool: 0 };
-  const humanTextKinds: Record<string, number> = {};
-  const byName: Record<string, number> = {};
+  const humanTextKinds = new Map<string, number>();
+  const byName = new Map<string, number>();
   let calls = 0;
   let errors = 0;
   for (const entry of decoded.conversation.history) {
@@ -97,8 +99,8 @@ export function summarizeClaudeCodeSession(
     ...(session.agentId === undefined ? {} : { agentId: session.agentId }),
     view,
     entries,
-    humanTextKinds,
-    toolCalls: { total: calls, errors, byName },
+    humanTextKinds: Object.fromEntries(humanTextKinds),
+    toolCalls: { total: calls, errors, byName: Object.fromEntries(byName) },
     epochs: session.epochs,
     compactions: session.compactions,
     orphans: session.orphans,

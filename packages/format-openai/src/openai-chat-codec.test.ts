@@ -195,6 +195,25 @@ describe('openAIChatCodec', () => {
       expect(warnings).toEqual([expect.objectContaining({ type: 'unsupported', path: 'messages[0].content[4]' })]);
     });
 
+    it('should read an audio format or image extension named like a property every object has as any unknown one', () => {
+      // Both are looked up in tables of known ones: the audio format `constructor` threw a TypeError.
+      const { conversation } = roundTrip({
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'input_audio', input_audio: { data: 'UklGR', format: 'constructor' } },
+              { type: 'image_url', image_url: { url: 'https://x.test/cat.constructor' } },
+            ],
+          },
+        ],
+      });
+      expect(conversation.history[0]?.blocks).toEqual([
+        { type: 'media', mediaType: 'audio/constructor', data: 'UklGR' },
+        { type: 'media', mediaType: 'image/*', url: 'https://x.test/cat.constructor' },
+      ]);
+    });
+
     it('OA-011: should pair a legacy function_call with the function message answering it', () => {
       const { conversation } = roundTrip({
         messages: [

@@ -19,5 +19,8 @@ describe('imageMediaTypeFromUrl', () => {
     expect(imageMediaTypeFromUrl('https://example.com/image')).toBe('image/*');
     expect(imageMediaTypeFromUrl('https://example.com/a.svgz')).toBe('image/*');
     expect(imageMediaTypeFromUrl('')).toBe('image/*');
+    // Names every object has are extensions like any other.
+    expect(imageMediaTypeFromUrl('https://example.com/a.constructor')).toBe('image/*');
+    expect(imageMediaTypeFromUrl('https://example.com/a.__proto__')).toBe('image/*');
   });
 });

@@ -1,10 +1,11 @@
-const imageTypesByExtension: Readonly<Record<string, string>> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-};
+// A map: the extension comes from the URL, and an object would answer `.constructor` with a function.
+const imageTypesByExtension: ReadonlyMap<string, string> = new Map([
+  ['png', 'image/png'],
+  ['jpg', 'image/jpeg'],
+  ['jpeg', 'image/jpeg'],
+  ['gif', 'image/gif'],
+  ['webp', 'image/webp'],
+]);
 
 /**
  * The media type of an image referenced by URL, from its file extension (`png`, `jpg`/`jpeg`, `gif`, `webp`, any
@@ -23,5 +24,5 @@ const imageTypesByExtension: Readonly<Record<string, string>> = {
 export function imageMediaTypeFromUrl(url: string): string {
   const path = url.split(/[?#]/, 1)[0] ?? '';
   const extension = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase();
-  return (extension === undefined ? undefined : imageTypesByExtension[extension]) ?? 'image/*';
+  return (extension === undefined ? undefined : imageTypesByExtension.get(extension)) ?? 'image/*';
 }

@@ -29,6 +29,12 @@ describe('extractActiveTodos', () => {
     ]);
   });
 
+  it('should skip a todo whose status is no status it knows, names every object has included', () => {
+    const statuses = ['blocked', 'constructor', 'toString', '__proto__'];
+    const history = [calls(call('1', 'TodoWrite', { todos: [...statuses.map((status) => ({ content: status, status })), { content: 'A', status: 'done' }] }))];
+    expect(extractActiveTodos(history)).toEqual([{ content: 'A', status: 'completed' }]);
+  });
+
   it('should keep the id and priority of older Claude Code todos', () => {
     const history = [calls(call('1', 'TodoWrite', { todos: [{ content: 'A', status: 'pending', priority: 'high', id: '1' }] }))];
     expect(extractActiveTodos(history)).toEqual([{ content: 'A', status: 'pending', priority: 'high', id: '1' }]);

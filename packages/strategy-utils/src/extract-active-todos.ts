@@ -17,25 +17,26 @@ export interface ExtractActiveTodosOptions {
 const listKeys = ['todos', 'task_list', 'plan'] as const;
 const contentKeys = ['content', 'description', 'title', 'step', 'task'] as const;
 
-const statusAliases: Readonly<Record<string, Todo['status']>> = {
-  pending: 'pending',
-  todo: 'pending',
-  not_started: 'pending',
-  in_progress: 'in_progress',
-  'in-progress': 'in_progress',
-  completed: 'completed',
-  complete: 'completed',
-  done: 'completed',
+/** The statuses todo tools write, by their spellings (a map: an object would answer `toString` or `constructor`). */
+const statusAliases: ReadonlyMap<string, Todo['status']> = new Map<string, Todo['status']>([
+  ['pending', 'pending'],
+  ['todo', 'pending'],
+  ['not_started', 'pending'],
+  ['in_progress', 'in_progress'],
+  ['in-progress', 'in_progress'],
+  ['completed', 'completed'],
+  ['complete', 'completed'],
+  ['done', 'completed'],
   // gemini-cli's; kept so a summary does not bring a task back that the agent gave up on.
-  cancelled: 'cancelled',
-  canceled: 'cancelled',
-};
+  ['cancelled', 'cancelled'],
+  ['canceled', 'cancelled'],
+]);
 
 function parseTodo(value: JsonValue): Todo | undefined {
   const item = asParameterObject(value);
   if (item === undefined) return undefined;
   const contentKey = contentKeys.find((key) => typeof item[key] === 'string' && item[key] !== '');
-  const status = typeof item['status'] === 'string' ? statusAliases[item['status']] : undefined;
+  const status = typeof item['status'] === 'string' ? statusAliases.get(item['status']) : undefined;
   if (contentKey === undefined || status === undefined) return undefined;
   const activeForm = item['activeForm'];
   const id = item['id'];

@@ -254,8 +254,21 @@ describe('classifyShellCommand', () => {
     });
   });
 
+  it('should read a program, wrapper or git subcommand named like a property every object has as any unknown name', () => {
+    // Names looked up in tables of known ones: `toString -a x` threw, `git toString` came back without a kind.
+    for (const name of ['toString', 'constructor', 'valueOf', 'hasOwnProperty', '__proto__']) {
+      for (const [command, unknown] of [
+        [`${name} -a x`, 'frobnicate -a x'],
+        [`${name} cat a.py`, 'frobnicate cat a.py'],
+        [`git ${name} -x a.py`, 'git frobnicate -x a.py'],
+      ] as const) {
+        expect(classify(command)).toEqual({ ...classify(unknown), command });
+      }
+    }
+  });
+
   it('should never throw', () => {
-    const fragment = fc.constantFrom('cat ', 'sed -n ', "'1,2p' ", 'a.py ', '| ', '&& ', '> ', '<<EOF\n', 'EOF\n', '$X ', '(', ')', 'cd ', '"', "'", '\\', 'edit 1:2\n', 'cp ', 'git checkout ', '-- ', 'find . -name ', '*.py ');
+    const fragment = fc.constantFrom('toString ', 'constructor ', '-a ', 'git ', 'cat ', 'sed -n ', "'1,2p' ", 'a.py ', '| ', '&& ', '> ', '<<EOF\n', 'EOF\n', '$X ', '(', ')', 'cd ', '"', "'", '\\', 'edit 1:2\n', 'cp ', 'git checkout ', '-- ', 'find . -name ', '*.py ');
     fc.assert(
       fc.property(fc.array(fragment, { maxLength: 12 }), (parts) => {
         expect(() => classify(parts.join(''), '/repo/open.py')).not.toThrow();

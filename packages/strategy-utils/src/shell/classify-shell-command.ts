@@ -35,20 +35,23 @@ interface Accumulated {
 const assignmentPattern = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
 const keywords = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', '{', '}', 'time', 'coproc']);
 const skippedStatements = new Set(['for', 'select', 'case', 'function']);
-/** Wrappers that run the rest of the line as the command; the number is how many option values they take. */
-const wrapperOptionValues: Readonly<Record<string, string>> = {
-  sudo: 'ugCDhpRrTt',
-  env: 'uCS',
-  nohup: '',
-  command: '',
-  builtin: '',
-  exec: 'a',
-  nice: 'n',
-  stdbuf: 'ioe',
-  ionice: 'cnp',
-  xvfb: '',
-  caffeinate: 'tw',
-};
+/**
+ * Wrappers that run the rest of the line as the command, with the letters of their short options that take a value.
+ * A map, as every table looked up by a name from a command line: an object would answer `toString` or `constructor`.
+ */
+const wrapperOptionValues: ReadonlyMap<string, string> = new Map<string, string>([
+  ['sudo', 'ugCDhpRrTt'],
+  ['env', 'uCS'],
+  ['nohup', ''],
+  ['command', ''],
+  ['builtin', ''],
+  ['exec', 'a'],
+  ['nice', 'n'],
+  ['stdbuf', 'ioe'],
+  ['ionice', 'cnp'],
+  ['xvfb', ''],
+  ['caffeinate', 'tw'],
+]);
 
 function combineKinds(first: EffectKind, second: EffectKind): EffectKind {
   if (first === 'neutral') return second;
@@ -74,7 +77,7 @@ function effectiveWords(words: readonly ShellWord[]): readonly ShellWord[] | und
       index++;
       continue;
     }
-    const optionValues = wrapperOptionValues[text];
+    const optionValues = wrapperOptionValues.get(text);
     if (optionValues !== undefined) {
       index++;
       while (index < words.length) {

@@ -536,16 +536,16 @@ function effectOf(semantics: ToolCallSemantics): CommandEffect {
   return { kind: semantics.kind, reads: semantics.reads, writes: semantics.writes, globs: semantics.globs, filter: { type: 'opaque' } };
 }
 
-const gitCommands: Readonly<Record<string, CommandHandler>> = {
-  apply: (args, scope) => {
+const gitCommands: ReadonlyMap<string, CommandHandler> = new Map<string, CommandHandler>([
+  ['apply', (args, scope) => {
     const parsed = parseCommandOptions(args, { shortWithValue: 'pC', longWithValue: ['directory', 'exclude', 'include'] });
     const { options } = parsed;
     if (['check', 'stat', 'numstat', 'summary', 'cached'].some((name) => options.has(name))) return opaque;
     const stripCount = stripOption(options.get('p')) ?? 1;
     const reads = resolveOperands(parsed.operands, scope).paths.map((path) => ({ path, partial: false }));
     return { kind: 'edit', reads, writes: patchWrites(scope.stdinText, stripCount, scope.cwd) };
-  },
-  checkout: (args, scope) => {
+  }],
+  ['checkout', (args, scope) => {
     const separator = args.findIndex((word) => word.text === '--');
     const parsed = parseCommandOptions(args, { shortWithValue: 'bB' });
     if (parsed.options.has('b') || parsed.options.has('B')) return opaque;
@@ -553,24 +553,24 @@ const gitCommands: Readonly<Record<string, CommandHandler>> = {
     const candidates = separator === -1 ? parsed.operands.filter((word) => looksLikeFile(word.text)) : args.slice(separator + 1);
     const { paths } = resolveOperands(candidates, scope);
     return paths.length === 0 ? opaque : { kind: 'write', writes: paths.map((path) => ({ path, partial: false })) };
-  },
-  restore: (args, scope) => {
+  }],
+  ['restore', (args, scope) => {
     const parsed = parseCommandOptions(args, { shortWithValue: 's', longWithValue: ['source'] });
     const staged = parsed.options.has('S') || parsed.options.has('staged');
     const worktree = parsed.options.has('W') || parsed.options.has('worktree');
     if (staged && !worktree) return opaque;
     const { paths } = resolveOperands(parsed.operands, scope);
     return { kind: 'write', writes: paths.map((path) => ({ path, partial: false })) };
-  },
-  rm: (args, scope) => {
+  }],
+  ['rm', (args, scope) => {
     const parsed = parseCommandOptions(args);
     if (parsed.options.has('cached')) return opaque;
     const { paths } = resolveOperands(parsed.operands, scope);
     return { kind: 'write', writes: paths.map((path) => ({ path, partial: false })) };
-  },
-  mv: (args, scope) => copyOrMove('move')(args, scope),
-  grep: searchTool({ ...grepSpec, alwaysRecursive: true }),
-};
+  }],
+  ['mv', (args, scope) => copyOrMove('move')(args, scope)],
+  ['grep', searchTool({ ...grepSpec, alwaysRecursive: true })],
+]);
 
 const git: CommandHandler = (args, scope) => {
   let index = 0;
@@ -587,7 +587,7 @@ const git: CommandHandler = (args, scope) => {
     } else index++;
   }
   const subcommand = args[index]?.text;
-  const handler = subcommand === undefined ? undefined : gitCommands[subcommand];
+  const handler = subcommand === undefined ? undefined : gitCommands.get(subcommand);
   if (handler === undefined) return opaque;
   return handler(args.slice(index + 1), cwd === scope.cwd ? scope : scope.withCwd(cwd));
 };
