@@ -28,7 +28,7 @@ export interface BenchCommandOptions extends StrategyCommandOptions {
 const needsModel = 'needs a model to summarize; ctx bench measures mechanical work only';
 
 /** `--quick` bounds each call figure's warm-up to this (see `medianTime`): a smoke run, not figures to quote. */
-const quickWarmUpBudgetMilliseconds = 250;
+const quickWarmUpBudgetMilliseconds = 100;
 
 /**
  * Every mechanical strategy and preset the options name — by default every known strategy and every built-in preset —
