@@ -99,7 +99,8 @@ const ignoredResolutions = new Set(['node10', 'node16-cjs']);
 
 /**
  * are-the-types-wrong on a tarball, as `attw <tarball> --profile esm-only --no-definitely-typed` checks it (no
- * `@types` package is looked up: ours ship their own types). Returns one line per problem.
+ * `@types` package is looked up: ours ship their own types), except that a package without types is a problem here
+ * (the CLI passes one). Returns one line per problem.
  */
 async function checkTypesResolve(data) {
   const analysis = await checkPackage(createPackageFromTarballData(new Uint8Array(data)));
