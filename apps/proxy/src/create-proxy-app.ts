@@ -143,7 +143,7 @@ export async function createProxyApp(options: ProxyOptions): Promise<ProxyApp> {
     }
     if (track) stats.recordConversationRequest(compression);
     const addedMs = performance.now() - started;
-    const body = compression.body === undefined ? bytes : Buffer.from(compression.body, 'utf8');
+    const body = compression.body ?? bytes;
     const { response, failure } = await forward(context, dialect, body, track ? compression : undefined);
     resolved.log(
       withFailure(

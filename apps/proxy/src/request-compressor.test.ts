@@ -26,6 +26,9 @@ function withLastResult(messages: readonly Message[], content: string): Message[
 
 const request = (messages: readonly Message[]) => ({ model: 'claude-sonnet-4-5', max_tokens: 1024, messages });
 
+/** The text of a body the compressor wrote (UTF-8 bytes). */
+const textOf = (body: Uint8Array | undefined): string => new TextDecoder().decode(body);
+
 async function compressor(): Promise<RequestCompressor> {
   return new RequestCompressor({
     preset: resolveProxyPreset('speed'),
@@ -44,7 +47,7 @@ describe('RequestCompressor', () => {
     const more = [...messages, ...conversationOf(25).slice(-2)];
     const next = await proxy.compress('anthropic', request(more), 'c');
     expect(next.outcome).toBe('compressed');
-    expect(next.body).toContain('value24 = 24');
+    expect(textOf(next.body)).toContain('value24 = 24');
   });
 
   it('should start again from the request when an earlier message changed, never sending the old text', async () => {
@@ -55,8 +58,8 @@ describe('RequestCompressor', () => {
     const edited = [...withLastResult(messages, 'export const value23 = "corrected";\n'), ...conversationOf(25).slice(-2)];
     const next = await proxy.compress('anthropic', request(edited), 'c');
     expect(next.outcome).toBe('compressed');
-    expect(next.body).toContain('value23 = \\"corrected\\"');
-    expect(next.body).not.toContain('value23 = 23');
+    expect(textOf(next.body)).toContain('value23 = \\"corrected\\"');
+    expect(textOf(next.body)).not.toContain('value23 = 23');
   });
 
   it('should call the cache prefix kept when only the breakpoints moved, and broken when an earlier message changed', async () => {
@@ -88,6 +91,6 @@ describe('RequestCompressor', () => {
     const messages: Message[] = [first as Message, { role: 'user', content: 'Start with src.' }, ...rest];
     const compressed = await proxy.compress('anthropic', request(messages), 'rules');
     expect([compressed.outcome, compressed.reason]).toEqual(['compressed', undefined]);
-    expect(compressed.body).toContain('Start with src.');
+    expect(textOf(compressed.body)).toContain('Start with src.');
   });
 });

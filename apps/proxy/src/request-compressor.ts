@@ -14,6 +14,7 @@ import { anthropicMessagesCodec, createAnthropicRequestDecoder, validateAnthropi
 import { createOpenAIRequestDecoder, openAIChatCodec, validateOpenAIRequest } from '@ctx/format-openai';
 import { isSameEntryContent, isSameJsonText } from '@ctx/strategy-utils';
 import { restoreCacheBreakpoints, withoutMessageBreakpoints } from './cache-breakpoints.js';
+import { createRequestBodyWriter, type RequestBodyWriter } from './request-body-writer.js';
 import { ConversationStore } from './conversation-store.js';
 import { lookUpModelWindow } from './model-windows.js';
 import type { ProviderDialect } from './provider-error-response.js';
@@ -88,14 +89,16 @@ interface ConversationState {
   sentMessages: readonly unknown[] | undefined;
   /** Decodes the conversation's requests, reading only the messages the last request did not hold. */
   decoders: Partial<Record<ProviderDialect, ConversationDecoder>>;
+  /** Writes the conversation's compressed bodies, serializing each message once while it stays the same. */
+  bodyWriter: RequestBodyWriter | undefined;
   /** Serializes the requests of one conversation. */
   queue: Promise<unknown>;
 }
 
 /** What the proxy does with one conversation request. */
 export interface CompressedRequest {
-  /** The body to send, or undefined to send the request exactly as it came. */
-  readonly body: string | undefined;
+  /** The body to send (UTF-8 JSON), or undefined to send the request exactly as it came. */
+  readonly body: Uint8Array | undefined;
   /**
    * `compressed`: sent from the compressed history. `unchanged`: the conversation never needed compressing, sent
    * as it came. `failed-open`: something failed inside the proxy, sent as it came (`reason` says what).
@@ -227,10 +230,10 @@ export class RequestCompressor {
    */
   async compress(dialect: ProviderDialect, request: JsonRecord, key: string, options: CompressOptions = {}): Promise<CompressedRequest> {
     const track = options.track ?? true;
-    if (!track) return this.compressOnce(dialect, request, { compression: undefined, sentMessages: undefined, decoders: {}, queue: Promise.resolve() }, false);
+    if (!track) return this.compressOnce(dialect, request, { compression: undefined, sentMessages: undefined, decoders: {}, bodyWriter: undefined, queue: Promise.resolve() }, false);
     let state = this.store.get(key);
     if (state === undefined) {
-      state = { compression: undefined, sentMessages: undefined, decoders: {}, queue: Promise.resolve() };
+      state = { compression: undefined, sentMessages: undefined, decoders: {}, bodyWriter: undefined, queue: Promise.resolve() };
       this.store.set(key, state);
     }
     const current = state;
@@ -402,8 +405,10 @@ export class RequestCompressor {
       const first = introduced[0];
       throw new Error(`the compressed request would break the ${dialect} API's rules (${first?.rule} at ${first?.path}: ${first?.message})`);
     }
+    // A conversation's writer keeps the bytes it wrote, so the next body serializes only what changed.
+    const writer = track && !this.options.stateless ? (state.bodyWriter ??= createRequestBodyWriter()) : createRequestBodyWriter();
     return {
-      body: JSON.stringify(encoded),
+      body: writer.write(encoded),
       outcome: 'compressed',
       reason: note,
       ran,

@@ -1,0 +1,89 @@
+import { Buffer } from 'node:buffer';
+import { isSameJsonText } from '@ctx/strategy-utils';
+
+/**
+ * Writes the bodies of one conversation's compressed requests as the bytes sent upstream. Each request repeats most of
+ * the one before — the system prompt, the tool definitions, the messages of a compaction kept, with a turn appended —
+ * and serializing all of it again, then encoding the text as UTF-8, was the largest part of the proxy's own work on a
+ * compressed request. The writer keeps the bytes of each top-level field and of each message it wrote, and serializes
+ * one again only when it differs from the one written in its place last time. Comparing serializes nothing: the
+ * history's strings are the same objects from one request to the next, so most comparisons are pointer checks, and
+ * the rest compare characters without escaping any.
+ */
+export interface RequestBodyWriter {
+  /**
+   * The body of `request`: exactly the UTF-8 bytes of `JSON.stringify(request)`.
+   *
+   * @param request - A request made of JSON values (plain objects, arrays, strings, finite numbers, booleans, null).
+   * @returns The bytes to send.
+   */
+  write(request: Readonly<Record<string, unknown>>): Uint8Array;
+}
+
+/** A value written, and the UTF-8 bytes of its JSON text. */
+interface Written {
+  readonly value: unknown;
+  readonly bytes: Buffer;
+}
+
+const comma = Buffer.from(',');
+const openObject = Buffer.from('{');
+const closeObject = Buffer.from('}');
+const openArray = Buffer.from('[');
+const closeArray = Buffer.from(']');
+
+/** `value` written, reusing the bytes written for `before` when its JSON text is the same. */
+function written(value: unknown, before: Written | undefined): Written {
+  if (before !== undefined && isSameJsonText(value, before.value)) return { value, bytes: before.bytes };
+  // In an array (the only place this writes one), what JSON leaves out of an object (undefined) is written as null.
+  return { value, bytes: Buffer.from(JSON.stringify(value) ?? 'null', 'utf8') };
+}
+
+/**
+ * Creates a {@link RequestBodyWriter} for one conversation. Between requests it holds the bytes of the last body it
+ * wrote (outside the JavaScript heap): memory about the size of that body.
+ *
+ * @returns The writer.
+ * @example
+ * ```ts
+ * const writer = createRequestBodyWriter();
+ * const body = writer.write(encoded); // the bytes of JSON.stringify(encoded), what did not change not serialized again
+ * ```
+ */
+export function createRequestBodyWriter(): RequestBodyWriter {
+  let fields = new Map<string, Written>();
+  let messages: readonly Written[] = [];
+
+  return {
+    write(request) {
+      const nextFields = new Map<string, Written>();
+      let nextMessages: readonly Written[] = [];
+      const parts: Buffer[] = [openObject];
+      // The top level as JSON.stringify writes it: own enumerable keys in order, those whose value is undefined left out.
+      for (const key of Object.keys(request)) {
+        const value = request[key];
+        if (value === undefined) continue;
+        if (parts.length > 1) parts.push(comma);
+        parts.push(Buffer.from(`${JSON.stringify(key)}:`, 'utf8'));
+        if (key === 'messages' && Array.isArray(value)) {
+          const items: readonly unknown[] = value;
+          nextMessages = items.map((message, index) => written(message, messages[index]));
+          parts.push(openArray);
+          nextMessages.forEach((message, index) => {
+            if (index > 0) parts.push(comma);
+            parts.push(message.bytes);
+          });
+          parts.push(closeArray);
+        } else {
+          const field = written(value, fields.get(key));
+          nextFields.set(key, field);
+          parts.push(field.bytes);
+        }
+      }
+      parts.push(closeObject);
+      fields = nextFields;
+      messages = nextMessages;
+      return Buffer.concat(parts);
+    },
+  };
+}
