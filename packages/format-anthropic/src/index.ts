@@ -22,4 +22,5 @@ export {
   validateAnthropicRequest,
   type AnthropicRequestProblem,
   type AnthropicRequestRule,
+  type ValidateAnthropicRequestOptions,
 } from './validate-anthropic-request.js';

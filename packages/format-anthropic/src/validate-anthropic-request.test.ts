@@ -322,5 +322,11 @@ describe('validateAnthropicRequest', () => {
     it('should accept a proper surrogate pair (an emoji)', () => {
       expect(problemsOf(request([{ role: 'user', content: 'ok \uD83D\uDE00' }]))).toEqual([]);
     });
+
+    it('should skip the rule, and only that one, when asked to (for a request known to hold none)', () => {
+      const broken = request([{ role: 'user', content: loneHigh }, { role: 'user', content: 'again' }]);
+      expect(problemsOf(broken).map(({ rule }) => rule)).toEqual(['roles-not-alternating', 'lone-surrogate']);
+      expect(validateAnthropicRequest(broken, { loneSurrogates: false }).map(({ rule }) => rule)).toEqual(['roles-not-alternating']);
+    });
   });
 });

@@ -423,6 +423,17 @@ function endsWithWhitespace(content: AnthropicMessageParam['content']): boolean 
   return last?.type === 'text' && typeof last.text === 'string' && /\s$/.test(last.text);
 }
 
+/** Options of {@link validateAnthropicRequest}. */
+export interface ValidateAnthropicRequestOptions {
+  /**
+   * Whether to look for lone surrogate halves in every string (`lone-surrogate`): a walk over the whole request. A
+   * caller whose request is known to hold none may skip it — such as `anthropicMessagesCodec.encode`'s output, in
+   * which every one is repaired.
+   * @default true
+   */
+  readonly loneSurrogates?: boolean;
+}
+
 /**
  * Checks a request against the Anthropic Messages API's rules and lists every problem; an empty list means the
  * API should accept the conversation part of the request. Checks: shape and extra fields, roles (first message
@@ -438,6 +449,7 @@ function endsWithWhitespace(content: AnthropicMessageParam['content']): boolean 
  * `roles-not-alternating`).
  *
  * @param request - A value such as `anthropicMessagesCodec.encode(conversation).value`.
+ * @param options - `loneSurrogates: false` skips that rule.
  * @returns The problems, in request order (tool pairing problems after the per-message ones).
  *
  * @example
@@ -446,7 +458,7 @@ function endsWithWhitespace(content: AnthropicMessageParam['content']): boolean 
  * if (problems.length > 0) throw new Error(problems.map((problem) => `${problem.path}: ${problem.message}`).join('\n'));
  * ```
  */
-export function validateAnthropicRequest(request: unknown): AnthropicRequestProblem[] {
+export function validateAnthropicRequest(request: unknown, options: ValidateAnthropicRequestOptions = {}): AnthropicRequestProblem[] {
   const parsed = anthropicRequestSchema.safeParse(request);
   if (!parsed.success) {
     return toValidationIssues(parsed.error).map((issue) => ({ rule: 'schema', ...issue }));
@@ -465,6 +477,6 @@ export function validateAnthropicRequest(request: unknown): AnthropicRequestProb
   const turns = checker.messages(messages);
   checker.toolLoopThinking(turns, (request as AnthropicRequest).thinking);
   checker.finishCacheControl();
-  checker.loneSurrogates(request);
+  if (options.loneSurrogates !== false) checker.loneSurrogates(request);
   return checker.problems;
 }

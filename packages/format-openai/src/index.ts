@@ -26,4 +26,9 @@ export {
   type OpenAIToolMessage,
   type OpenAIUserMessage,
 } from './openai-chat-request-schema.js';
-export { validateOpenAIRequest, type OpenAIRequestProblem, type OpenAIRequestRule } from './validate-openai-request.js';
+export {
+  validateOpenAIRequest,
+  type OpenAIRequestProblem,
+  type OpenAIRequestRule,
+  type ValidateOpenAIRequestOptions,
+} from './validate-openai-request.js';

@@ -186,5 +186,11 @@ describe('validateOpenAIRequest', () => {
     it('should accept a proper surrogate pair (an emoji)', () => {
       expect(problemsOf(request([{ role: 'user', content: 'ok \uD83D\uDE00' }]))).toEqual([]);
     });
+
+    it('should skip the rule, and only that one, when asked to (for a request known to hold none)', () => {
+      const broken = request([{ role: 'user', content: loneHigh }, { role: 'tool', tool_call_id: 'nobody', content: 'ok' }]);
+      expect(problemsOf(broken).map(({ rule }) => rule)).toEqual(['orphan-tool-message', 'lone-surrogate']);
+      expect(validateOpenAIRequest(broken, { loneSurrogates: false }).map(({ rule }) => rule)).toEqual(['orphan-tool-message']);
+    });
   });
 });

@@ -216,6 +216,17 @@ class RequestChecker {
   }
 }
 
+/** Options of {@link validateOpenAIRequest}. */
+export interface ValidateOpenAIRequestOptions {
+  /**
+   * Whether to look for lone surrogate halves in every string (`lone-surrogate`): a walk over the whole request. A
+   * caller whose request is known to hold none may skip it — such as `openAIChatCodec.encode`'s output, in which
+   * every one is repaired.
+   * @default true
+   */
+  readonly loneSurrogates?: boolean;
+}
+
 /**
  * Checks a request against the OpenAI Chat Completions API's rules and lists every problem; an empty list means
  * the API should accept the conversation part of the request. Checks: shape and extra fields (the API rejects
@@ -226,6 +237,7 @@ class RequestChecker {
  * string anywhere in the request holds an unpaired UTF-16 surrogate half (`lone-surrogate`, reported after the rest).
  *
  * @param request - A value such as `openAIChatCodec.encode(conversation).value`.
+ * @param options - `loneSurrogates: false` skips that rule.
  * @returns The problems, in the order found (an unanswered call when its turn ends).
  *
  * @example
@@ -234,7 +246,7 @@ class RequestChecker {
  * if (problems.length > 0) throw new Error(problems.map((problem) => `${problem.path}: ${problem.message}`).join('\n'));
  * ```
  */
-export function validateOpenAIRequest(request: unknown): OpenAIRequestProblem[] {
+export function validateOpenAIRequest(request: unknown, options: ValidateOpenAIRequestOptions = {}): OpenAIRequestProblem[] {
   const parsed = openAIChatRequestSchema.safeParse(request);
   if (!parsed.success) {
     return toValidationIssues(parsed.error).map((issue) => ({ rule: 'schema', ...issue }));
@@ -243,7 +255,7 @@ export function validateOpenAIRequest(request: unknown): OpenAIRequestProblem[] 
   const { messages, tools } = request as OpenAIChatRequest;
   if (tools !== undefined) checker.tools(tools);
   checker.messages(messages);
-  for (const path of findLoneSurrogates(request)) {
+  for (const path of options.loneSurrogates === false ? [] : findLoneSurrogates(request)) {
     checker.report(
       'lone-surrogate',
       path,
