@@ -41,7 +41,8 @@ function written(value: unknown, before: Written | undefined): Written {
 
 /**
  * Creates a {@link RequestBodyWriter} for one conversation. Between requests it holds the bytes of the last body it
- * wrote (outside the JavaScript heap): memory about the size of that body.
+ * wrote (outside the JavaScript heap, about the size of that body) and the values they were written from (the
+ * encoded messages, whose strings are the conversation history's).
  *
  * @returns The writer.
  * @example

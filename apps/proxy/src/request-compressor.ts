@@ -42,7 +42,7 @@ interface DialectSupport {
   /** A decoder for one conversation's requests that reads only the messages it has not seen. */
   createDecoder?: () => ConversationDecoder;
   encode(conversation: Conversation): JsonRecord;
-  /** `loneSurrogates: false` skips that rule's walk over every string (see below). */
+  /** `loneSurrogates: false` skips that rule's walk over every string: the encoders' output holds no lone surrogate. */
   validate(
     request: unknown,
     options?: { readonly loneSurrogates?: boolean },

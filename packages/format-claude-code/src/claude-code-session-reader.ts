@@ -12,6 +12,7 @@ import { knownClaudeCodeRecordTypes, type ClaudeCodeRecord } from './claude-code
 import type { ClaudeCodeFileStatistics, ClaudeCodeSession } from './claude-code-session.js';
 import type { MalformedLineInput } from './reconnect-across-malformed-lines.js';
 import { salvageMalformedLine } from './salvage-malformed-line.js';
+import { countName, type NameCounts } from './name-counts.js';
 import { createCompactionTracker } from './track-compactions.js';
 
 /** The format id used in errors and warnings. */
@@ -55,15 +56,7 @@ export interface ClaudeCodeReadOptions {
   readonly strict?: boolean;
 }
 
-// Keyed by names from the file (record types, subtypes): a map, where an object would count `constructor` or
-// `__proto__` wrong. Written out as plain objects at the end.
-type Counter = Map<string, number>;
-
 const maximumQuotedLength = 80;
-
-function increment(counter: Counter, key: string): void {
-  counter.set(key, (counter.get(key) ?? 0) + 1);
-}
 
 function describeLine(line: string): string {
   return line.length > maximumQuotedLength ? `${line.slice(0, maximumQuotedLength)}…` : line;
@@ -100,9 +93,9 @@ export function createClaudeCodeSessionReader(options: ClaudeCodeReadOptions = {
   const records: ClaudeCodeRecord[] = [];
   const warnings: FormatWarning[] = [];
   const tracker = createCompactionTracker();
-  const recordTypes: Counter = new Map();
-  const systemSubtypes: Counter = new Map();
-  const unknownTypes: Counter = new Map();
+  const recordTypes: NameCounts = new Map();
+  const systemSubtypes: NameCounts = new Map();
+  const unknownTypes: NameCounts = new Map();
   const versions = new Set<string>();
   const sessionIds = new Set<string>();
   const malformedSamples: { line: number; message: string }[] = [];
@@ -125,7 +118,7 @@ export function createClaudeCodeSessionReader(options: ClaudeCodeReadOptions = {
   };
 
   const countRecord = (value: JsonObject, type: string) => {
-    increment(recordTypes, type);
+    countName(recordTypes, type);
     if (!knownClaudeCodeRecordTypes.has(type)) {
       if (!unknownTypes.has(type)) {
         warnings.push({
@@ -134,11 +127,11 @@ export function createClaudeCodeSessionReader(options: ClaudeCodeReadOptions = {
           message: `unknown record type ${JSON.stringify(type)} (first at line ${lines}): kept and counted, not converted`,
         });
       }
-      increment(unknownTypes, type);
+      countName(unknownTypes, type);
     }
     if (type === 'system') {
       const subtype = readStringField(value, 'subtype');
-      if (subtype !== undefined) increment(systemSubtypes, subtype);
+      if (subtype !== undefined) countName(systemSubtypes, subtype);
     }
     if (type === 'user' || type === 'assistant') messages += 1;
     if (type === 'assistant') toolCalls += countBlocks(value.message, 'tool_use');

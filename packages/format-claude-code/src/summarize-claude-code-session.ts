@@ -8,6 +8,7 @@ import type {
   ClaudeCodeSidechain,
 } from './claude-code-session.js';
 import { convertClaudeCodeSession, type ClaudeCodeView } from './convert-claude-code-session.js';
+import { countName, type NameCounts } from './name-counts.js';
 
 /** What `ctx inspect` shows for a Claude Code session. Plain JSON. */
 export interface ClaudeCodeSessionSummary {
@@ -46,12 +47,6 @@ export interface SummarizeClaudeCodeSessionOptions {
   readonly decoded?: DecodeResult;
 }
 
-// Keyed by names from the session (tool names, text kinds): a map, where an object would count `constructor` or
-// `__proto__` wrong. Written out as plain objects at the end.
-function increment(counter: Map<string, number>, key: string): void {
-  counter.set(key, (counter.get(key) ?? 0) + 1);
-}
-
 /**
  * Summarizes a session for inspection: entries by speaker, tool calls by name, epochs and compactions (trigger,
  * preTokens), orphans, sidechains, abandoned branches, record-type counts and malformed lines.
@@ -71,8 +66,8 @@ export function summarizeClaudeCodeSession(
   const view = options.view ?? 'whole-session';
   const decoded = options.decoded ?? convertClaudeCodeSession(session, { view });
   const entries = { total: 0, human: 0, ai: 0, tool: 0 };
-  const humanTextKinds = new Map<string, number>();
-  const byName = new Map<string, number>();
+  const humanTextKinds: NameCounts = new Map();
+  const byName: NameCounts = new Map();
   let calls = 0;
   let errors = 0;
   for (const entry of decoded.conversation.history) {
@@ -80,12 +75,12 @@ export function summarizeClaudeCodeSession(
     entries[entry.speaker] += 1;
     if (entry.speaker === 'human') {
       const textKind: JsonValue | undefined = entry.metadata?.providerMetadata?.claudeCode?.textKind;
-      increment(humanTextKinds, typeof textKind === 'string' ? textKind : 'unknown');
+      countName(humanTextKinds, typeof textKind === 'string' ? textKind : 'unknown');
     }
     for (const block of entry.blocks) {
       if (block.type === 'tool_call') {
         calls += 1;
-        increment(byName, block.name);
+        countName(byName, block.name);
       } else if (block.type === 'tool_response' && block.isError === true) {
         errors += 1;
       }
