@@ -74,4 +74,35 @@ describe('createRequestBodyWriter', () => {
     expect(reads).toBe(0);
     expect(JSON.parse(body)).toEqual({ model: 'm', messages: [earlier, { role: 'assistant', content: 'Next.' }] });
   });
+
+  it('should tell which messages it wrote last time in the same place, JSON text for JSON text, and still write exact bytes', () => {
+    fc.assert(
+      fc.property(conversation, fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), (requests, asked) => {
+        const writer = createRequestBodyWriter();
+        let previous: readonly unknown[] = [];
+        for (const request of requests) {
+          const messages = request.messages as readonly unknown[];
+          messages.forEach((item, index) => {
+            // Asked of some messages only: the write must be exact whether or not a message was confirmed first.
+            if (asked[index % asked.length] !== true) return;
+            const expected = index < previous.length && JSON.stringify(previous[index]) === JSON.stringify(item);
+            expect(writer.isWritten(item, index)).toBe(expected);
+          });
+          expect(Buffer.from(writer.write(request)).equals(Buffer.from(JSON.stringify(request), 'utf8'))).toBe(true);
+          previous = messages;
+        }
+      }),
+    );
+  });
+
+  it('should hold a confirmation for the very message it was given only', () => {
+    const writer = createRequestBodyWriter();
+    writer.write({ messages: [{ role: 'user', content: 'Fix the bug.' }] });
+    const same = { role: 'user', content: 'Fix the bug.' };
+    expect(writer.isWritten(same, 0)).toBe(true);
+    expect(writer.isWritten({ role: 'user', content: 'Fix the bug!' }, 0)).toBe(false);
+    expect(writer.isWritten(same, 1)).toBe(false);
+    // Another message in that place is written as itself, not as the one confirmed.
+    expect(textOf(writer.write({ messages: [{ role: 'user', content: 'Fix both bugs.' }] }))).toBe('{"messages":[{"role":"user","content":"Fix both bugs."}]}');
+  });
 });

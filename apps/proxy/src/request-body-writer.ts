@@ -18,6 +18,15 @@ export interface RequestBodyWriter {
    * @returns The bytes to send.
    */
   write(request: Readonly<Record<string, unknown>>): Uint8Array;
+  /**
+   * Whether the last body written held, at `index` of its `messages`, a message with the same JSON text as `message`
+   * (compared as {@link RequestBodyWriter.write} compares: mostly pointer checks). A `true` is remembered until the
+   * next write, which then reuses the message's bytes without comparing again: the message must not change in between.
+   *
+   * @param message - A message of the request about to be written.
+   * @param index - Its place in `messages`.
+   */
+  isWritten(message: unknown, index: number): boolean;
 }
 
 /** A value written, and the UTF-8 bytes of its JSON text. */
@@ -54,8 +63,17 @@ function written(value: unknown, before: Written | undefined): Written {
 export function createRequestBodyWriter(): RequestBodyWriter {
   let fields = new Map<string, Written>();
   let messages: readonly Written[] = [];
+  // Messages `isWritten` found the same as the one written in their place, by index, until the next write.
+  let confirmed = new Map<number, unknown>();
 
   return {
+    isWritten(message, index) {
+      if (confirmed.has(index) && confirmed.get(index) === message) return true;
+      const before = messages[index];
+      if (before === undefined || !isSameJsonText(message, before.value)) return false;
+      confirmed.set(index, message);
+      return true;
+    },
     write(request) {
       const nextFields = new Map<string, Written>();
       let nextMessages: readonly Written[] = [];
@@ -68,7 +86,11 @@ export function createRequestBodyWriter(): RequestBodyWriter {
         parts.push(Buffer.from(`${JSON.stringify(key)}:`, 'utf8'));
         if (key === 'messages' && Array.isArray(value)) {
           const items: readonly unknown[] = value;
-          nextMessages = items.map((message, index) => written(message, messages[index]));
+          nextMessages = items.map((message, index) => {
+            const before = messages[index];
+            if (before !== undefined && confirmed.has(index) && confirmed.get(index) === message) return { value: message, bytes: before.bytes };
+            return written(message, before);
+          });
           parts.push(openArray);
           nextMessages.forEach((message, index) => {
             if (index > 0) parts.push(comma);
@@ -84,6 +106,7 @@ export function createRequestBodyWriter(): RequestBodyWriter {
       parts.push(closeObject);
       fields = nextFields;
       messages = nextMessages;
+      confirmed = new Map();
       return Buffer.concat(parts);
     },
   };

@@ -1,6 +1,7 @@
 import { createTokenCounter } from '@ctx/core';
+import { anthropicMessageSchema } from '@ctx/format-anthropic';
 import { createGptTokenizer } from '@ctx/tokenizer-gpt-tokenizer';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RequestCompressor } from './request-compressor.js';
 import { resolveProxyPreset } from './resolve-proxy-preset.js';
 
@@ -92,5 +93,27 @@ describe('RequestCompressor', () => {
     const compressed = await proxy.compress('anthropic', request(messages), 'rules');
     expect([compressed.outcome, compressed.reason]).toEqual(['compressed', undefined]);
     expect(textOf(compressed.body)).toContain('Start with src.');
+  });
+
+  it('should check the messages of a compressed body against the schema only where they differ from the last body it sent', async () => {
+    const proxy = await compressor();
+    const messages = conversationOf(24);
+    const first = await proxy.compress('anthropic', request(messages), 'c');
+    const more = [...messages, ...conversationOf(25).slice(-2)];
+    const parse = vi.spyOn(anthropicMessageSchema, 'safeParse');
+    try {
+      const next = await proxy.compress('anthropic', request(more), 'c');
+      expect([first.outcome, next.outcome]).toEqual(['compressed', 'compressed']);
+      // The decoder reads the client's new messages with the same schema; what else was parsed is the body's.
+      const parsed = parse.mock.calls.map(([message]) => message).filter((message) => !more.includes(message as Message));
+      const before = (JSON.parse(textOf(first.body)) as { messages: unknown[] }).messages;
+      const after = (JSON.parse(textOf(next.body)) as { messages: unknown[] }).messages;
+      const changed = after.filter((message, index) => JSON.stringify(message) !== JSON.stringify(before[index]));
+      expect(changed.length).toBeGreaterThan(0);
+      expect(changed.length).toBeLessThan(after.length / 2);
+      expect(parsed.map((message) => JSON.stringify(message))).toEqual(changed.map((message) => JSON.stringify(message)));
+    } finally {
+      parse.mockRestore();
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { anthropicMessageSchema } from './anthropic-request-schema.js';
 import { validateAnthropicRequest } from './validate-anthropic-request.js';
 
 const readCall = { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a.ts' } };
@@ -327,6 +328,36 @@ describe('validateAnthropicRequest', () => {
       const broken = request([{ role: 'user', content: loneHigh }, { role: 'user', content: 'again' }]);
       expect(problemsOf(broken).map(({ rule }) => rule)).toEqual(['roles-not-alternating', 'lone-surrogate']);
       expect(validateAnthropicRequest(broken, { loneSurrogates: false }).map(({ rule }) => rule)).toEqual(['roles-not-alternating']);
+    });
+  });
+
+  describe('messages the caller vouches for (isSchemaValidMessage)', () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+    const truthful = (message: unknown) => anthropicMessageSchema.safeParse(message).success;
+
+    it('should parse only the messages it is not told match the schema, and still apply every other rule to all', () => {
+      const parse = vi.spyOn(anthropicMessageSchema, 'safeParse');
+      const sent = request([...validMessages, { role: 'user', content: 'again' }]);
+      const problems = validateAnthropicRequest(sent, { isSchemaValidMessage: (_message, index) => index > 0 });
+      expect(parse.mock.calls.map(([message]) => message)).toEqual([validMessages[0]]);
+      // The rules read the vouched messages too: the last two are both from the user.
+      expect(problems.map(({ rule, path }) => ({ rule, path }))).toEqual([{ rule: 'roles-not-alternating', path: 'messages[3].role' }]);
+    });
+
+    it('should report exactly what the full parse reports when a message it reads, or the request around them, fails', () => {
+      const cases = [
+        request([...validMessages, { role: 'user' }]),
+        request([{ role: 'user', content: 7 }, ...validMessages.slice(1)], { tools: 'none' }),
+        request(validMessages, { system: 3 }),
+        { messages: 'none' },
+        'not a request',
+      ];
+      for (const value of cases) {
+        expect(validateAnthropicRequest(value, { isSchemaValidMessage: truthful })).toEqual(validateAnthropicRequest(value));
+        expect(validateAnthropicRequest(value, { isSchemaValidMessage: () => false })).toEqual(validateAnthropicRequest(value));
+      }
     });
   });
 });

@@ -1,6 +1,8 @@
 import { isJsonObject, type JsonValue } from '@ctx/core';
-import { findLoneSurrogates, toValidationIssues } from '@ctx/format-utils';
+import { findLoneSurrogates, passesSchemaWithVouchedMessages, toValidationIssues, type RequestSchemaParts } from '@ctx/format-utils';
+import { z } from 'zod';
 import {
+  anthropicMessageSchema,
   anthropicRequestSchema,
   type AnthropicContentBlockParam,
   type AnthropicMessageParam,
@@ -432,7 +434,21 @@ export interface ValidateAnthropicRequestOptions {
    * @default true
    */
   readonly loneSurrogates?: boolean;
+  /**
+   * Messages the caller already knows to match the request schema's message shape, which are then not parsed
+   * against it: for a caller that checks one conversation's requests again and again, e.g. a message JSON-identical
+   * to one of a request that passed before (the schema reads a message on its own, so it gives such a message the
+   * same answer). Every other rule still reads every message, and when anything fails the schema, the whole request
+   * is parsed as without this option: the problems are the same either way, provided the answers are true.
+   */
+  readonly isSchemaValidMessage?: (message: unknown, index: number) => boolean;
 }
+
+/** The request schema in two parts, so messages a caller vouches for are not parsed again. */
+const schemaParts: RequestSchemaParts = {
+  request: anthropicRequestSchema.extend({ messages: z.array(z.unknown()) }),
+  message: anthropicMessageSchema,
+};
 
 /**
  * Checks a request against the Anthropic Messages API's rules and lists every problem; an empty list means the
@@ -449,7 +465,8 @@ export interface ValidateAnthropicRequestOptions {
  * `roles-not-alternating`).
  *
  * @param request - A value such as `anthropicMessagesCodec.encode(conversation).value`.
- * @param options - `loneSurrogates: false` skips that rule.
+ * @param options - `loneSurrogates: false` skips that rule; `isSchemaValidMessage` names messages known to match the
+ *   schema's message shape, which are then not parsed again.
  * @returns The problems, in request order (tool pairing problems after the per-message ones).
  *
  * @example
@@ -459,9 +476,10 @@ export interface ValidateAnthropicRequestOptions {
  * ```
  */
 export function validateAnthropicRequest(request: unknown, options: ValidateAnthropicRequestOptions = {}): AnthropicRequestProblem[] {
-  const parsed = anthropicRequestSchema.safeParse(request);
-  if (!parsed.success) {
-    return toValidationIssues(parsed.error).map((issue) => ({ rule: 'schema', ...issue }));
+  const vouched = options.isSchemaValidMessage;
+  if (vouched === undefined || !passesSchemaWithVouchedMessages(schemaParts, request, vouched)) {
+    const parsed = anthropicRequestSchema.safeParse(request);
+    if (!parsed.success) return toValidationIssues(parsed.error).map((issue) => ({ rule: 'schema', ...issue }));
   }
   const checker = new RequestChecker();
   const { system, messages, tools } = request as AnthropicRequest;

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { openAIMessageSchema } from './openai-chat-request-schema.js';
 import { validateOpenAIRequest } from './validate-openai-request.js';
 
 const toolCall = (id: string) => ({ id, type: 'function', function: { name: 'read_file', arguments: '{}' } });
@@ -191,6 +192,35 @@ describe('validateOpenAIRequest', () => {
       const broken = request([{ role: 'user', content: loneHigh }, { role: 'tool', tool_call_id: 'nobody', content: 'ok' }]);
       expect(problemsOf(broken).map(({ rule }) => rule)).toEqual(['orphan-tool-message', 'lone-surrogate']);
       expect(validateOpenAIRequest(broken, { loneSurrogates: false }).map(({ rule }) => rule)).toEqual(['orphan-tool-message']);
+    });
+  });
+
+  describe('messages the caller vouches for (isSchemaValidMessage)', () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+    const truthful = (message: unknown) => openAIMessageSchema.safeParse(message).success;
+    const round = [{ role: 'user', content: 'read' }, callMessage('a'), toolMessage('a')];
+
+    it('should parse only the messages it is not told match the schema, and still apply every other rule to all', () => {
+      const parse = vi.spyOn(openAIMessageSchema, 'safeParse');
+      const problems = validateOpenAIRequest(request([...round, toolMessage('a')]), { isSchemaValidMessage: (_message, index) => index > 0 });
+      expect(parse.mock.calls.map(([message]) => message)).toEqual([round[0]]);
+      // The rules read the vouched messages too: the last one answers a call already answered.
+      expect(problems.map(({ rule }) => rule)).toEqual(['duplicate-tool-message']);
+    });
+
+    it('should report exactly what the full parse reports when a message it reads, or the request around them, fails', () => {
+      const cases = [
+        request([...round, { role: 'robot', content: 'x' }]),
+        request([{ role: 'user', content: 7 }, ...round.slice(1)], { tools: 'none' }),
+        { messages: 'none' },
+        'not a request',
+      ];
+      for (const value of cases) {
+        expect(validateOpenAIRequest(value, { isSchemaValidMessage: truthful })).toEqual(validateOpenAIRequest(value));
+        expect(validateOpenAIRequest(value, { isSchemaValidMessage: () => false })).toEqual(validateOpenAIRequest(value));
+      }
     });
   });
 });

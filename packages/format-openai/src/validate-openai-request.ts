@@ -1,7 +1,9 @@
 import { isJsonObject } from '@ctx/core';
-import { findLoneSurrogates, toValidationIssues } from '@ctx/format-utils';
+import { findLoneSurrogates, passesSchemaWithVouchedMessages, toValidationIssues, type RequestSchemaParts } from '@ctx/format-utils';
+import { z } from 'zod';
 import {
   openAIChatRequestSchema,
+  openAIMessageSchema,
   type OpenAIChatRequest,
   type OpenAIContentPart,
   type OpenAIMessage,
@@ -225,7 +227,21 @@ export interface ValidateOpenAIRequestOptions {
    * @default true
    */
   readonly loneSurrogates?: boolean;
+  /**
+   * Messages the caller already knows to match the request schema's message shape, which are then not parsed
+   * against it: for a caller that checks one conversation's requests again and again, e.g. a message JSON-identical
+   * to one of a request that passed before (the schema reads a message on its own, so it gives such a message the
+   * same answer). Every other rule still reads every message, and when anything fails the schema, the whole request
+   * is parsed as without this option: the problems are the same either way, provided the answers are true.
+   */
+  readonly isSchemaValidMessage?: (message: unknown, index: number) => boolean;
 }
+
+/** The request schema in two parts, so messages a caller vouches for are not parsed again. */
+const schemaParts: RequestSchemaParts = {
+  request: openAIChatRequestSchema.extend({ messages: z.array(z.unknown()) }),
+  message: openAIMessageSchema,
+};
 
 /**
  * Checks a request against the OpenAI Chat Completions API's rules and lists every problem; an empty list means
@@ -237,7 +253,8 @@ export interface ValidateOpenAIRequestOptions {
  * string anywhere in the request holds an unpaired UTF-16 surrogate half (`lone-surrogate`, reported after the rest).
  *
  * @param request - A value such as `openAIChatCodec.encode(conversation).value`.
- * @param options - `loneSurrogates: false` skips that rule.
+ * @param options - `loneSurrogates: false` skips that rule; `isSchemaValidMessage` names messages known to match the
+ *   schema's message shape, which are then not parsed again.
  * @returns The problems, in the order found (an unanswered call when its turn ends).
  *
  * @example
@@ -247,9 +264,10 @@ export interface ValidateOpenAIRequestOptions {
  * ```
  */
 export function validateOpenAIRequest(request: unknown, options: ValidateOpenAIRequestOptions = {}): OpenAIRequestProblem[] {
-  const parsed = openAIChatRequestSchema.safeParse(request);
-  if (!parsed.success) {
-    return toValidationIssues(parsed.error).map((issue) => ({ rule: 'schema', ...issue }));
+  const vouched = options.isSchemaValidMessage;
+  if (vouched === undefined || !passesSchemaWithVouchedMessages(schemaParts, request, vouched)) {
+    const parsed = openAIChatRequestSchema.safeParse(request);
+    if (!parsed.success) return toValidationIssues(parsed.error).map((issue) => ({ rule: 'schema', ...issue }));
   }
   const checker = new RequestChecker();
   const { messages, tools } = request as OpenAIChatRequest;

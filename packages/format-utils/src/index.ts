@@ -7,6 +7,7 @@ export {
   type ParseNativeValueOptions,
   type SchemaIssueOptions,
 } from './parse-native-value.js';
+export { passesSchemaWithVouchedMessages, type RequestSchemaParts } from './vouched-messages.js';
 
 // Reporting losses
 export {
