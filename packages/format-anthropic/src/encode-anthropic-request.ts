@@ -15,7 +15,12 @@ import {
   type ToolDefinition,
   type ToolResponseBlock,
 } from '@ctx/core';
-import { describeForeignMetadata, loneSurrogateWarning, repairLoneSurrogates } from '@ctx/format-utils';
+import {
+  conversationHoldsLoneSurrogate,
+  describeForeignMetadata,
+  loneSurrogateWarning,
+  repairLoneSurrogates,
+} from '@ctx/format-utils';
 import {
   type AnthropicEntryMarkers,
   anthropicKey,
@@ -382,7 +387,11 @@ export function encodeAnthropicRequest(conversation: Conversation): EncodeResult
       : { tools: conversation.tools.map((tool, index) => encoder.tool(tool, index)) }),
   };
   // Text cut in the middle of an emoji (a lone surrogate half) is not valid Unicode: the API rejects the request.
-  const { value, repairedPaths } = repairLoneSurrogates(request);
+  // The request's strings are the conversation's (whole, trimmed or joined) or JSON text: without a lone surrogate in
+  // the conversation (entries already checked are remembered) there is none to repair, and the output is not walked.
+  const { value, repairedPaths } = conversationHoldsLoneSurrogate(conversation)
+    ? repairLoneSurrogates(request)
+    : { value: request, repairedPaths: [] };
   const warnings = [
     ...encoder.warnings,
     ...(repairedPaths.length > 0 ? [loneSurrogateWarning(repairedPaths)] : []),

@@ -14,7 +14,12 @@ import {
   type ToolDefinition,
   type ToolResponseBlock,
 } from '@ctx/core';
-import { describeForeignMetadata, loneSurrogateWarning, repairLoneSurrogates } from '@ctx/format-utils';
+import {
+  conversationHoldsLoneSurrogate,
+  describeForeignMetadata,
+  loneSurrogateWarning,
+  repairLoneSurrogates,
+} from '@ctx/format-utils';
 import { audioFormat } from './audio-format.js';
 import { toDataUrl } from './data-url.js';
 import type { OpenAIChatRequest } from './openai-chat-request-schema.js';
@@ -403,7 +408,11 @@ export function encodeOpenAIRequest(conversation: Conversation): EncodeResult<Op
     ...(conversation.tools === undefined ? {} : { tools: conversation.tools.map(encodeTool) }),
   };
   // Text cut in the middle of an emoji (a lone surrogate half) is not valid Unicode: the API rejects the request.
-  const { value, repairedPaths } = repairLoneSurrogates(request);
+  // The request's strings are the conversation's (whole, trimmed or joined) or JSON text: without a lone surrogate in
+  // the conversation (entries already checked are remembered) there is none to repair, and the output is not walked.
+  const { value, repairedPaths } = conversationHoldsLoneSurrogate(conversation)
+    ? repairLoneSurrogates(request)
+    : { value: request, repairedPaths: [] };
   const warnings = [
     ...encoder.warnings,
     ...(repairedPaths.length > 0 ? [loneSurrogateWarning(repairedPaths)] : []),

@@ -1,5 +1,6 @@
-import { findToolPairingProblems } from '@ctx/core';
-import { deepFreeze } from '@ctx/format-utils/testing';
+import { findToolPairingProblems, parseHistory } from '@ctx/core';
+import { findLoneSurrogates } from '@ctx/format-utils';
+import { deepFreeze, withLoneSurrogates } from '@ctx/format-utils/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openAIChatCodec } from './openai-chat-codec.js';
@@ -26,6 +27,20 @@ describe('openAIChatCodec (properties)', () => {
         expect(validateOpenAIRequest(openAIChatCodec.encode({ history }).value)).toEqual([]);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('should never write a lone surrogate half, and write validated entries (their answers remembered) as plain ones', () => {
+    fc.assert(
+      fc.property(foreignHistory, fc.array(fc.nat(), { maxLength: 3 }), (history, picks) => {
+        const damaged = withLoneSurrogates(history, picks);
+        const plain = openAIChatCodec.encode({ history: damaged });
+        expect(findLoneSurrogates(plain.value)).toEqual([]);
+        const validated = { history: parseHistory(damaged) };
+        expect(openAIChatCodec.encode(validated)).toStrictEqual(plain);
+        expect(openAIChatCodec.encode(validated)).toStrictEqual(plain);
+      }),
+      { numRuns: 200 },
     );
   });
 });

@@ -17,6 +17,7 @@ export {
 } from './describe-foreign-metadata.js';
 export { LossCollector } from './loss-collector.js';
 export {
+  conversationHoldsLoneSurrogate,
   findLoneSurrogates,
   hasLoneSurrogate,
   loneSurrogateWarning,

@@ -1,6 +1,14 @@
+import { parseHistory, type Conversation, type HistoryEntry } from '@ctx/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findLoneSurrogates, hasLoneSurrogate, hasLoneSurrogateByPattern, loneSurrogateWarning, repairLoneSurrogates } from './lone-surrogates.js';
+import {
+  conversationHoldsLoneSurrogate,
+  findLoneSurrogates,
+  hasLoneSurrogate,
+  hasLoneSurrogateByPattern,
+  loneSurrogateWarning,
+  repairLoneSurrogates,
+} from './lone-surrogates.js';
 import { deepFreeze } from './testing.js';
 
 const loneHigh = 'cut \uD83D';
@@ -87,3 +95,37 @@ describe('hasLoneSurrogate', () => {
     );
   });
 });
+
+describe('conversationHoldsLoneSurrogate', () => {
+  const cut = 'cut \uD83D';
+  const history: HistoryEntry[] = [
+    { speaker: 'human', blocks: [{ type: 'text', text: 'Read a.ts 🙂' }] },
+    { speaker: 'ai', blocks: [{ type: 'tool_call', id: 'c1', name: 'read', parameters: { path: 'a.ts' } }] },
+    { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'c1', toolName: 'read', result: 'export {}' }] },
+  ];
+  const clean: Conversation = { system: [{ type: 'text', text: 'Be brief.' }], tools: [{ name: 'read', inputSchema: { type: 'object' } }], history };
+  const damaged: Record<string, Conversation> = {
+    'system text': { ...clean, system: [{ type: 'text', text: cut }] },
+    'a tool schema key': { ...clean, tools: [{ name: 'read', inputSchema: { [cut]: 1 } }] },
+    'provider metadata': { ...clean, providerMetadata: { anthropic: { request: { note: cut } } } },
+    'a block': { ...clean, history: [...history, { speaker: 'ai', blocks: [{ type: 'text', text: cut }] }] },
+    'tool parameters': { ...clean, history: [history[0] as HistoryEntry, { speaker: 'ai', blocks: [{ type: 'tool_call', id: 'c1', name: 'read', parameters: { path: cut } }] }, history[2] as HistoryEntry] },
+    'entry metadata': { ...clean, history: [{ ...(history[0] as HistoryEntry), metadata: { providerMetadata: { x: { [cut]: true } } } }, ...history.slice(1)] },
+  };
+
+  it('should find a lone surrogate half in any string of the conversation, a key included, and none in a clean one', () => {
+    expect(conversationHoldsLoneSurrogate(clean)).toBe(false);
+    for (const [where, conversation] of Object.entries(damaged)) expect([where, conversationHoldsLoneSurrogate(conversation)]).toEqual([where, true]);
+  });
+
+  it('should answer the same for validated entries, asked once or again', () => {
+    const validated = (conversation: Conversation): Conversation => ({ ...conversation, history: parseHistory(conversation.history) });
+    const cleanValidated = validated(clean);
+    expect([conversationHoldsLoneSurrogate(cleanValidated), conversationHoldsLoneSurrogate(cleanValidated)]).toEqual([false, false]);
+    for (const where of ['a block', 'tool parameters', 'entry metadata']) {
+      const conversation = validated(damaged[where] as Conversation);
+      expect([where, conversationHoldsLoneSurrogate(conversation), conversationHoldsLoneSurrogate(conversation)]).toEqual([where, true, true]);
+    }
+  });
+});
+

@@ -1,4 +1,4 @@
-import type { FormatWarning } from '@ctx/core';
+import { isValidatedEntry, type Conversation, type FormatWarning } from '@ctx/core';
 
 /**
  * A UTF-16 surrogate half without its partner. `String.prototype.isWellFormed` / `toWellFormed` do the same job
@@ -63,6 +63,47 @@ function containsLoneSurrogate(value: unknown): boolean {
   }
   for (const key of Object.keys(value)) {
     if (hasLoneSurrogate(key) || containsLoneSurrogate((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
+/**
+ * The answer of {@link containsLoneSurrogate} for each entry the history parser validated: such an entry is deeply
+ * frozen and cannot change, so it is walked once however many requests it is encoded into.
+ */
+const validatedEntryAnswers = new WeakMap<object, boolean>();
+
+/**
+ * Whether any string of a conversation (a value or an object key, at any depth: its history's entries, system
+ * instructions, tool definitions and provider metadata) holds an unpaired UTF-16 surrogate half. An encoder that
+ * writes only these strings, whole, trimmed of white space, joined with one another or with well-formed text, or as
+ * `JSON.stringify` writes them, writes no lone surrogate from a conversation without one, and may skip the walk over
+ * its output that {@link repairLoneSurrogates} makes. An entry the history parser validated (`isValidatedEntry`) is
+ * walked once and its answer remembered, so a conversation encoded again and again (a proxy's, an agent loop's) costs
+ * a walk over its new entries.
+ *
+ * @param conversation - The conversation an encoder reads.
+ * @returns True when some string holds a lone surrogate half.
+ * @example
+ * ```ts
+ * const request = build(conversation);
+ * const { value, repairedPaths } = conversationHoldsLoneSurrogate(conversation) ? repairLoneSurrogates(request) : { value: request, repairedPaths: [] };
+ * ```
+ */
+export function conversationHoldsLoneSurrogate(conversation: Conversation): boolean {
+  if (containsLoneSurrogate(conversation.system) || containsLoneSurrogate(conversation.tools)) return true;
+  if (containsLoneSurrogate(conversation.providerMetadata)) return true;
+  for (const entry of conversation.history) {
+    if (!isValidatedEntry(entry)) {
+      if (containsLoneSurrogate(entry)) return true;
+      continue;
+    }
+    let holds = validatedEntryAnswers.get(entry);
+    if (holds === undefined) {
+      holds = containsLoneSurrogate(entry);
+      validatedEntryAnswers.set(entry, holds);
+    }
+    if (holds) return true;
   }
   return false;
 }

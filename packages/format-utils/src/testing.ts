@@ -11,4 +11,5 @@ export {
   readCorpusText,
 } from './testing/corpus.js';
 export { deepFreeze } from './testing/deep-freeze.js';
+export { withLoneSurrogates } from './testing/with-lone-surrogates.js';
 export { clientRequests, decodeOutcome, type ClientRequest, type ClientStep } from './testing/client-requests.js';
