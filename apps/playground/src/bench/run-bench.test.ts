@@ -62,11 +62,12 @@ describe('runBench', () => {
       });
       return strategy.calls();
     };
-    // A clock that moves a microsecond each time it is read, whatever the machine is doing: the warm-up stops on its
-    // budget or on 60 ms of runs, and on the real clock a loaded CI machine reached 60 ms before the 200th run of even
-    // this call (its runs' collections and preemptions land in the timed spans), so the test failed there.
+    // A clock that moves 0.1 ms each time it is read, whatever the machine is doing: the warm-up stops on its budget or
+    // on 60 ms of runs, and on the real clock a loaded CI machine reached 60 ms before the 200th run of even this call
+    // (its runs' collections and preemptions land in the timed spans), so the test failed there. Here 200 runs add up
+    // to 20 ms, and a call of 0.1 ms is timed on its own rather than in a batch of 200 (each on a fresh session).
     let clock = 0;
-    vi.spyOn(performance, 'now').mockImplementation(() => (clock += 0.001));
+    vi.spyOn(performance, 'now').mockImplementation(() => (clock += 0.1));
     try {
       const bounded = await run(0);
       const generous = await run(600_000);
