@@ -95,6 +95,22 @@ describe('createRequestBodyWriter', () => {
     );
   });
 
+  it('should say which messages the last write sent as the bytes of the one in their place the write before', () => {
+    fc.assert(
+      fc.property(conversation, (requests) => {
+        const writer = createRequestBodyWriter();
+        let previous: readonly unknown[] = [];
+        for (const request of requests) {
+          writer.write(request);
+          const messages = request.messages as readonly unknown[];
+          const kept = messages.map((_message, index) => writer.wasKept(index));
+          expect(kept).toEqual(messages.map((item, index) => index < previous.length && JSON.stringify(previous[index]) === JSON.stringify(item)));
+          previous = messages;
+        }
+      }),
+    );
+  });
+
   it('should hold a confirmation for the very message it was given only', () => {
     const writer = createRequestBodyWriter();
     writer.write({ messages: [{ role: 'user', content: 'Fix the bug.' }] });

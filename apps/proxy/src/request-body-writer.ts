@@ -27,6 +27,13 @@ export interface RequestBodyWriter {
    * @param index - Its place in `messages`.
    */
   isWritten(message: unknown, index: number): boolean;
+  /**
+   * Whether the last write sent, at `index` of its `messages`, the bytes of the message the write before it sent
+   * there: a message with the same JSON text as before.
+   *
+   * @param index - A place in the last body's `messages`.
+   */
+  wasKept(index: number): boolean;
 }
 
 /** A value written, and the UTF-8 bytes of its JSON text. */
@@ -65,6 +72,8 @@ export function createRequestBodyWriter(): RequestBodyWriter {
   let messages: readonly Written[] = [];
   // Messages `isWritten` found the same as the one written in their place, by index, until the next write.
   let confirmed = new Map<number, unknown>();
+  // Whether each message of the last body reused the bytes of the one before it in its place.
+  let kept: readonly boolean[] = [];
 
   return {
     isWritten(message, index) {
@@ -74,9 +83,13 @@ export function createRequestBodyWriter(): RequestBodyWriter {
       confirmed.set(index, message);
       return true;
     },
+    wasKept(index) {
+      return kept[index] === true;
+    },
     write(request) {
       const nextFields = new Map<string, Written>();
       let nextMessages: readonly Written[] = [];
+      let nextKept: readonly boolean[] = [];
       const parts: Buffer[] = [openObject];
       // The top level as JSON.stringify writes it: own enumerable keys in order, those whose value is undefined left out.
       for (const key of Object.keys(request)) {
@@ -91,6 +104,7 @@ export function createRequestBodyWriter(): RequestBodyWriter {
             if (before !== undefined && confirmed.has(index) && confirmed.get(index) === message) return { value: message, bytes: before.bytes };
             return written(message, before);
           });
+          nextKept = nextMessages.map((message, index) => message.bytes === messages[index]?.bytes);
           parts.push(openArray);
           nextMessages.forEach((message, index) => {
             if (index > 0) parts.push(comma);
@@ -106,6 +120,7 @@ export function createRequestBodyWriter(): RequestBodyWriter {
       parts.push(closeObject);
       fields = nextFields;
       messages = nextMessages;
+      kept = nextKept;
       confirmed = new Map();
       return Buffer.concat(parts);
     },

@@ -95,6 +95,19 @@ describe('RequestCompressor', () => {
     expect(textOf(compressed.body)).toContain('Start with src.');
   });
 
+  it('should compare a compressed body with the request sent last, not with the body it wrote before that', async () => {
+    const proxy = await compressor();
+    const messages = conversationOf(24);
+    expect((await proxy.compress('anthropic', request(messages), 'c')).outcome).toBe('compressed');
+    // A request the proxy cannot read is sent as it came: that is now the last request sent.
+    const unreadable = await proxy.compress('anthropic', request([{ role: 'user', content: 5 }]), 'c');
+    expect(unreadable.outcome).toBe('failed-open');
+    // Most messages of the next body are those of the first body, but the request before it began otherwise.
+    const next = await proxy.compress('anthropic', request([...messages, ...conversationOf(25).slice(-2)]), 'c');
+    expect(next.outcome).toBe('compressed');
+    expect(next.prefix).not.toBe('kept');
+  });
+
   it('should check the messages of a compressed body against the schema only where they differ from the last body it sent', async () => {
     const proxy = await compressor();
     const messages = conversationOf(24);

@@ -101,6 +101,8 @@ interface ConversationState {
   decoders: Partial<Record<ProviderDialect, ConversationDecoder>>;
   /** Writes the conversation's compressed bodies, serializing each message once while it stays the same. */
   bodyWriter: RequestBodyWriter | undefined;
+  /** Whether `sentMessages` are those of the writer's last body (the last request was sent compressed). */
+  sentWritten: boolean;
   /**
    * Whether the last body the writer wrote passed the request schema (a body with a schema problem the client's own
    * request had is sent too): only then does a message the same as one of it skip the schema.
@@ -181,10 +183,15 @@ function withoutEntryBreakpoints(entry: HistoryEntry): HistoryEntry {
   };
 }
 
-/** Whether `whole` begins with messages that serialize as those of `prefix` do. */
-function startsWithMessages(whole: readonly unknown[], prefix: readonly unknown[]): boolean {
+/**
+ * Whether `whole` begins with messages that serialize as those of `prefix` do; `known(index)` says a message is the
+ * same as the one in its place without comparing.
+ */
+function startsWithMessages(whole: readonly unknown[], prefix: readonly unknown[], known: (index: number) => boolean): boolean {
   if (prefix.length > whole.length) return false;
-  for (let index = 0; index < prefix.length; index += 1) if (!isSameJsonText(whole[index], prefix[index])) return false;
+  for (let index = 0; index < prefix.length; index += 1) {
+    if (!known(index) && !isSameJsonText(whole[index], prefix[index])) return false;
+  }
   return true;
 }
 
@@ -245,10 +252,10 @@ export class RequestCompressor {
    */
   async compress(dialect: ProviderDialect, request: JsonRecord, key: string, options: CompressOptions = {}): Promise<CompressedRequest> {
     const track = options.track ?? true;
-    if (!track) return this.compressOnce(dialect, request, { compression: undefined, sentMessages: undefined, decoders: {}, bodyWriter: undefined, bodyPassedSchema: false, queue: Promise.resolve() }, false);
+    if (!track) return this.compressOnce(dialect, request, { compression: undefined, sentMessages: undefined, decoders: {}, bodyWriter: undefined, sentWritten: false, bodyPassedSchema: false, queue: Promise.resolve() }, false);
     let state = this.store.get(key);
     if (state === undefined) {
-      state = { compression: undefined, sentMessages: undefined, decoders: {}, bodyWriter: undefined, bodyPassedSchema: false, queue: Promise.resolve() };
+      state = { compression: undefined, sentMessages: undefined, decoders: {}, bodyWriter: undefined, sentWritten: false, bodyPassedSchema: false, queue: Promise.resolve() };
       this.store.set(key, state);
     }
     const current = state;
@@ -269,7 +276,7 @@ export class RequestCompressor {
         tokensBefore: tokens,
         tokensAfter: tokens,
         window,
-        prefix: track ? this.notePrefix(state, messagesOf(request), false) : 'first',
+        prefix: track ? this.notePrefix(state, messagesOf(request), false, undefined) : 'first',
         recordInputTokens: () => undefined,
       };
     };
@@ -397,7 +404,7 @@ export class RequestCompressor {
         tokensBefore,
         tokensAfter: tokensBefore,
         window,
-        prefix: track ? this.notePrefix(state, received, applied) : 'first',
+        prefix: track ? this.notePrefix(state, received, applied, undefined) : 'first',
         recordInputTokens,
         declined,
       };
@@ -431,6 +438,8 @@ export class RequestCompressor {
     }
     const body = writer.write(encoded);
     state.bodyPassedSchema = writer === state.bodyWriter && !problems.some((problem) => problem.rule === 'schema');
+    // Right after the write, so the conversation's last body and the messages last sent are always the same request.
+    const prefix = track ? this.notePrefix(state, messagesOf(encoded), applied, writer === state.bodyWriter ? writer : undefined) : 'first';
     return {
       body,
       outcome: 'compressed',
@@ -439,19 +448,30 @@ export class RequestCompressor {
       tokensBefore,
       tokensAfter: compression.history.getTotalTokens(),
       window,
-      prefix: track ? this.notePrefix(state, messagesOf(encoded), applied) : 'first',
+      prefix,
       recordInputTokens,
       declined,
     };
   }
 
-  /** Compares the messages about to be sent with the conversation's previous request, and remembers them. */
-  private notePrefix(state: ConversationState, sent: readonly unknown[], compacted: boolean): CompressedRequest['prefix'] {
+  /**
+   * Compares the messages about to be sent with the conversation's previous request, and remembers them. `writer`
+   * wrote `sent` (a compressed body): a message it sent again as the same bytes as last time is the same as the one
+   * sent then, without comparing, when that body was the last request sent.
+   */
+  private notePrefix(
+    state: ConversationState,
+    sent: readonly unknown[],
+    compacted: boolean,
+    writer: RequestBodyWriter | undefined,
+  ): CompressedRequest['prefix'] {
     const messages = sent.map((message) => withoutMessageBreakpoints(message as JsonRecord));
     const previous = state.sentMessages;
+    const keptFromWriter = state.sentWritten ? writer : undefined;
     state.sentMessages = messages;
+    state.sentWritten = writer !== undefined;
     if (previous === undefined) return 'first';
-    if (startsWithMessages(messages, previous)) return 'kept';
+    if (startsWithMessages(messages, previous, (index) => keptFromWriter?.wasKept(index) === true)) return 'kept';
     return compacted ? 'broken-by-compaction' : 'broken';
   }
 }
