@@ -1,6 +1,5 @@
 import { isJsonObject, type JsonValue } from '@ctx/core';
-import { findLoneSurrogates, passesSchemaWithVouchedMessages, toValidationIssues, type RequestSchemaParts } from '@ctx/format-utils';
-import { z } from 'zod';
+import { createRequestSchemaCheck, findLoneSurrogates, type RequestValidationOptions } from '@ctx/format-utils';
 import {
   anthropicMessageSchema,
   anthropicRequestSchema,
@@ -425,30 +424,11 @@ function endsWithWhitespace(content: AnthropicMessageParam['content']): boolean 
   return last?.type === 'text' && typeof last.text === 'string' && /\s$/.test(last.text);
 }
 
-/** Options of {@link validateAnthropicRequest}. */
-export interface ValidateAnthropicRequestOptions {
-  /**
-   * Whether to look for lone surrogate halves in every string (`lone-surrogate`): a walk over the whole request. A
-   * caller whose request is known to hold none may skip it — such as `anthropicMessagesCodec.encode`'s output, in
-   * which every one is repaired.
-   * @default true
-   */
-  readonly loneSurrogates?: boolean;
-  /**
-   * Messages the caller already knows to match the request schema's message shape, which are then not parsed
-   * against it: for a caller that checks one conversation's requests again and again, e.g. a message JSON-identical
-   * to one of a request that passed before (the schema reads a message on its own, so it gives such a message the
-   * same answer). Every other rule still reads every message, and when anything fails the schema, the whole request
-   * is parsed as without this option: the problems are the same either way, provided the answers are true.
-   */
-  readonly isSchemaValidMessage?: (message: unknown, index: number) => boolean;
-}
+/** Options of {@link validateAnthropicRequest}: `loneSurrogates` and `isSchemaValidMessage` (see `RequestValidationOptions`). */
+export type ValidateAnthropicRequestOptions = RequestValidationOptions;
 
-/** The request schema in two parts, so messages a caller vouches for are not parsed again. */
-const schemaParts: RequestSchemaParts = {
-  request: anthropicRequestSchema.extend({ messages: z.array(z.unknown()) }),
-  message: anthropicMessageSchema,
-};
+/** The request schema, parsing only the messages a caller does not vouch for. */
+const checkSchema = createRequestSchemaCheck(anthropicRequestSchema, anthropicMessageSchema);
 
 /**
  * Checks a request against the Anthropic Messages API's rules and lists every problem; an empty list means the
@@ -476,11 +456,8 @@ const schemaParts: RequestSchemaParts = {
  * ```
  */
 export function validateAnthropicRequest(request: unknown, options: ValidateAnthropicRequestOptions = {}): AnthropicRequestProblem[] {
-  const vouched = options.isSchemaValidMessage;
-  if (vouched === undefined || !passesSchemaWithVouchedMessages(schemaParts, request, vouched)) {
-    const parsed = anthropicRequestSchema.safeParse(request);
-    if (!parsed.success) return toValidationIssues(parsed.error).map((issue) => ({ rule: 'schema', ...issue }));
-  }
+  const issues = checkSchema(request, options.isSchemaValidMessage);
+  if (issues.length > 0) return issues.map((issue) => ({ rule: 'schema', ...issue }));
   const checker = new RequestChecker();
   const { system, messages, tools } = request as AnthropicRequest;
   if (Array.isArray(system)) {

@@ -1,6 +1,5 @@
 import { isJsonObject } from '@ctx/core';
-import { findLoneSurrogates, passesSchemaWithVouchedMessages, toValidationIssues, type RequestSchemaParts } from '@ctx/format-utils';
-import { z } from 'zod';
+import { createRequestSchemaCheck, findLoneSurrogates, type RequestValidationOptions } from '@ctx/format-utils';
 import {
   openAIChatRequestSchema,
   openAIMessageSchema,
@@ -218,30 +217,11 @@ class RequestChecker {
   }
 }
 
-/** Options of {@link validateOpenAIRequest}. */
-export interface ValidateOpenAIRequestOptions {
-  /**
-   * Whether to look for lone surrogate halves in every string (`lone-surrogate`): a walk over the whole request. A
-   * caller whose request is known to hold none may skip it — such as `openAIChatCodec.encode`'s output, in which
-   * every one is repaired.
-   * @default true
-   */
-  readonly loneSurrogates?: boolean;
-  /**
-   * Messages the caller already knows to match the request schema's message shape, which are then not parsed
-   * against it: for a caller that checks one conversation's requests again and again, e.g. a message JSON-identical
-   * to one of a request that passed before (the schema reads a message on its own, so it gives such a message the
-   * same answer). Every other rule still reads every message, and when anything fails the schema, the whole request
-   * is parsed as without this option: the problems are the same either way, provided the answers are true.
-   */
-  readonly isSchemaValidMessage?: (message: unknown, index: number) => boolean;
-}
+/** Options of {@link validateOpenAIRequest}: `loneSurrogates` and `isSchemaValidMessage` (see `RequestValidationOptions`). */
+export type ValidateOpenAIRequestOptions = RequestValidationOptions;
 
-/** The request schema in two parts, so messages a caller vouches for are not parsed again. */
-const schemaParts: RequestSchemaParts = {
-  request: openAIChatRequestSchema.extend({ messages: z.array(z.unknown()) }),
-  message: openAIMessageSchema,
-};
+/** The request schema, parsing only the messages a caller does not vouch for. */
+const checkSchema = createRequestSchemaCheck(openAIChatRequestSchema, openAIMessageSchema);
 
 /**
  * Checks a request against the OpenAI Chat Completions API's rules and lists every problem; an empty list means
@@ -264,11 +244,8 @@ const schemaParts: RequestSchemaParts = {
  * ```
  */
 export function validateOpenAIRequest(request: unknown, options: ValidateOpenAIRequestOptions = {}): OpenAIRequestProblem[] {
-  const vouched = options.isSchemaValidMessage;
-  if (vouched === undefined || !passesSchemaWithVouchedMessages(schemaParts, request, vouched)) {
-    const parsed = openAIChatRequestSchema.safeParse(request);
-    if (!parsed.success) return toValidationIssues(parsed.error).map((issue) => ({ rule: 'schema', ...issue }));
-  }
+  const issues = checkSchema(request, options.isSchemaValidMessage);
+  if (issues.length > 0) return issues.map((issue) => ({ rule: 'schema', ...issue }));
   const checker = new RequestChecker();
   const { messages, tools } = request as OpenAIChatRequest;
   if (tools !== undefined) checker.tools(tools);

@@ -7,7 +7,7 @@ export {
   type ParseNativeValueOptions,
   type SchemaIssueOptions,
 } from './parse-native-value.js';
-export { passesSchemaWithVouchedMessages, type RequestSchemaParts } from './vouched-messages.js';
+export { createRequestSchemaCheck, type RequestSchemaCheck, type RequestValidationOptions } from './request-schema-check.js';
 
 // Reporting losses
 export {
