@@ -42,30 +42,30 @@ try {
 }
 
 const load = (path) => import(new URL(path, playground).href);
+const { resolveStrategies } = await load('resolve-strategies.js');
+const { findBenchSessions } = await load('bench/bench-sessions.js');
+
+/** The factory of strategy `name`, else of preset `name`; rejects when it is neither. */
+const resolveByName = (name) =>
+  resolveStrategies({ plugin: [], set: [], strategies: name })
+    .catch(() => resolveStrategies({ plugin: [], set: [], presets: name }))
+    .then(([create]) => create);
 
 if (values.child !== undefined) {
   // In a child, under valgrind: `<session index>:<what>:<runs>`, `what` being pass, clone (what a replay does before
   // its clock starts: a copy of every entry), baseline or a strategy's or preset's name.
   const [index, what, count] = values.child.split(':');
-  const { findBenchSessions } = await load('bench/bench-sessions.js');
   const { createTokenizer } = await load('tokenizers.js');
   const { measureTokenizationPass } = await load('bench/tokenization-pass.js');
   const { replaySession } = await load('bench/replay-session.js');
   const { createBaselineStrategy, baselineWindow } = await load('bench/baseline-replay.js');
-  const { resolveStrategies } = await load('resolve-strategies.js');
   const tokenizer = await createTokenizer('gpt-tokenizer');
   const { sessions } = await findBenchSessions([], Number(index) + 1);
   const session = sessions[Number(index)];
   // One pass in every process, replays or not: the window, as `ctx bench` sets it, and the tokenizer's tables read.
   const window = Math.min(largestDefaultWindow, Math.max(1, measureTokenizationPass(session, tokenizer).tokens));
-  // A strategy's name, else a preset's (resolving an unknown strategy name throws).
-  const resolve = (names) => resolveStrategies({ plugin: [], set: [], ...names }).then(([create]) => create);
   const create =
-    what === 'baseline'
-      ? createBaselineStrategy
-      : what === 'pass' || what === 'clone'
-        ? undefined
-        : await resolve({ strategies: what }).catch(() => resolve({ presets: what }));
+    what === 'baseline' ? createBaselineStrategy : what === 'pass' || what === 'clone' ? undefined : await resolveByName(what);
   for (let run = 0; run < Number(count); run++) {
     if (what === 'pass') measureTokenizationPass(session, tokenizer);
     else if (what === 'clone') session.history.map((entry) => structuredClone(entry));
@@ -85,20 +85,27 @@ if (![replays, sessionCount].every((value) => Number.isInteger(value) && value >
   process.exit(2);
 }
 const names = ['baseline', ...values.strategies.split(',').filter((name) => name !== '')];
-// Unknown names fail here, in a second, not in a child a minute into the run.
-const { resolveStrategies } = await load('resolve-strategies.js');
+// Unknown names and missing sessions fail here, in seconds, not in a child minutes into the run.
 for (const name of names.slice(1)) {
-  await resolveStrategies({ plugin: [], set: [], strategies: name }).catch(() =>
-    resolveStrategies({ plugin: [], set: [], presets: name }).catch(() => {
-      console.error(`count-instructions: "${name}" is neither a strategy nor a preset (see \`ctx strategies\` and \`ctx presets\`)`);
-      process.exit(2);
-    }),
+  await resolveByName(name).catch(() => {
+    console.error(`count-instructions: "${name}" is neither a strategy nor a preset (see \`ctx strategies\` and \`ctx presets\`)`);
+    process.exit(2);
+  });
+}
+const { source, sessions } = await findBenchSessions([], sessionCount);
+if (sessions.length < sessionCount) {
+  console.error(
+    `count-instructions: --sessions ${sessionCount} asks for more sessions than the ${source === 'demo' ? 'built-in demo (the corpus was not found: ../shared/corpus or CTX_CORPUS)' : 'corpus'} has (${sessions.length})`,
   );
+  process.exit(2);
 }
 if (spawnSync('valgrind', ['--version']).status !== 0 || spawnSync('setarch', ['--version']).status !== 0) {
   console.error('count-instructions: needs valgrind and setarch (Debian: apt-get install valgrind util-linux)');
   process.exit(2);
 }
+
+/** The children under way, stopped when one fails. */
+const running = new Set();
 
 /** Instructions of one child process, read from cachegrind's summary. */
 function countInstructions(child) {
@@ -125,9 +132,11 @@ function countInstructions(child) {
       child,
     ];
     const run = spawn('setarch', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    running.add(run);
     let stderr = '';
     run.stderr.on('data', (chunk) => (stderr += chunk));
     run.on('close', (code) => {
+      running.delete(run);
       const found = /I\s+refs:\s+([\d,]+)/.exec(stderr);
       if (code !== 0 || found === null) reject(new Error(`${child}: exit ${code}\n${stderr.slice(-2000)}`));
       else resolve(Number(found[1].replaceAll(',', '')));
@@ -154,18 +163,23 @@ for (let index = 0; index < sessionCount; index++) {
   for (const what of ['pass', 'clone', ...names]) jobs.push(`${index}:${what}:${warmUp}`, `${index}:${what}:${warmUp + replays}`);
 }
 const started = Date.now();
-const counted = await runAll(jobs);
+const counted = await runAll(jobs).catch((error) => {
+  for (const child of running) child.kill();
+  console.error(`count-instructions: a run under valgrind failed: ${error.message}`);
+  process.exit(1);
+});
 const millions = (instructions) => `${(instructions / 1e6).toFixed(0)} M`;
 for (let index = 0; index < sessionCount; index++) {
   const per = (what) => (counted.get(`${index}:${what}:${warmUp + replays}`) - counted.get(`${index}:${what}:${warmUp}`)) / replays;
   const pass = per('pass');
   const clone = per('clone');
+  console.log(`S${index + 1}: ${sessions[index]?.label ?? ''}`);
   console.log(
-    `S${index + 1}: one tokenization pass ${millions(pass)} instructions; per replay after ${warmUp} in the same process, without the ${millions(clone)} of copying the entries before its clock starts, and ÷ pass:`,
+    `  one tokenization pass ${millions(pass)} instructions; per replay after ${warmUp} in the same process, without the ${millions(clone)} of copying the entries before its clock starts, and ÷ pass:`,
   );
   for (const name of names) {
     const replay = per(name) - clone;
-    console.log(`  ${name.padEnd(22)} ${millions(replay).padStart(8)}  ${(replay / pass).toFixed(3)}×`);
+    console.log(`    ${name.padEnd(22)} ${millions(replay).padStart(8)}  ${(replay / pass).toFixed(3)}×`);
   }
 }
 console.log(`(${jobs.length} processes under valgrind, ${((Date.now() - started) / 1000).toFixed(0)} s)`);
