@@ -85,6 +85,30 @@ describe('RequestCompressor', () => {
     expect(edited.prefix).toBe('broken');
   });
 
+  it('should keep the cache prefix when an OpenAI-compatible provider numbers tool calls per turn, and send its ids back', async () => {
+    const proxy = await compressor();
+    // Kimi on some hosts, and other providers, give the first call of every turn the same id.
+    const id = 'functions.list_dir:0';
+    const turn = (index: number) => [
+      { role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'list_dir', arguments: `{"path":"/repo/pkg-${index}"}` } }] },
+      { role: 'tool', tool_call_id: id, content: `pkg-${index}/src/file.ts\n`.repeat(150) },
+    ];
+    const messages = [{ role: 'user', content: 'Map the packages.' }, ...Array.from({ length: 30 }, (_, index) => turn(index)).flat()];
+    const openAIRequest = (list: readonly unknown[]) => ({ model: 'kimi-k3', messages: list });
+    expect((await proxy.compress('openai', openAIRequest(messages), 'k')).outcome).toBe('compressed');
+
+    const next = await proxy.compress('openai', openAIRequest([...messages, ...turn(30)]), 'k');
+    expect([next.outcome, next.prefix]).toEqual(['compressed', 'kept']);
+    const body = JSON.parse(textOf(next.body)) as { messages: { tool_calls?: { id: string }[]; tool_call_id?: string; content: unknown }[] };
+    // Every call goes out with the id the provider gave it, and every result right after the call it answers.
+    const answered = body.messages.flatMap((message, index) =>
+      message.tool_call_id === undefined ? [] : [[body.messages[index - 1]?.tool_calls?.map((call) => call.id), message.tool_call_id]],
+    );
+    expect(answered).toHaveLength(31);
+    expect(answered.every(([calls, answer]) => calls?.length === 1 && calls[0] === id && answer === id)).toBe(true);
+    expect(body.messages.at(-1)?.content).toContain('pkg-30/src/file.ts');
+  });
+
   it("should compress a request that breaks an API rule on its own, not blaming the client's problem on compression", async () => {
     const proxy = await compressor();
     // Two user messages in a row: the API's rules say roles alternate, and the compressed request keeps both.

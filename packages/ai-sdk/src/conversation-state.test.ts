@@ -32,8 +32,8 @@ const turn = fc.oneof(
   text.map((value): AiSdkModelMessage[] => [{ role: 'user', content: value }]),
   text.map((value): AiSdkModelMessage[] => [{ role: 'user', content: [{ type: 'text', text: value, providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } } }] }]),
   text.map((value): AiSdkModelMessage[] => [{ role: 'assistant', content: value }]),
-  // The call's id is given when the turn joins a prompt (`withUniqueCallIds`): ids drawn at random repeated now and
-  // then (fast-check favours small numbers), and a conversation that answers two calls of the same id is not valid.
+  // The call's id is given when the turn joins a prompt (`withCallIds`): ids drawn at random would repeat within a turn
+  // now and then (fast-check favours small numbers), and a turn that answers two calls of the same id is not valid.
   text.map((value): AiSdkModelMessage[] => [
     { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool-call', toolCallId: 'c', toolName: 'read', input: { path: value } }] },
     { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', toolName: 'read', output: { type: 'text', value: `${value}\n`.repeat(3) } }] },
@@ -41,10 +41,13 @@ const turn = fc.oneof(
   text.map((value): AiSdkModelMessage[] => [{ role: 'system', content: `Mode: ${value}` }]),
 );
 
-/** The turns' messages, each turn's tool call (and its result) given an id no earlier turn of the prompt used. */
-function withUniqueCallIds(turns: readonly AiSdkModelMessage[][], ids: { next: number }): AiSdkModelMessage[] {
+/**
+ * The turns' messages, each turn's tool call (and its result) given an id no earlier turn of the prompt used, or,
+ * `numberedPerTurn`, the same id in every turn, as providers that number calls per turn give them.
+ */
+function withCallIds(turns: readonly AiSdkModelMessage[][], ids: { next: number }, numberedPerTurn: boolean): AiSdkModelMessage[] {
   return turns.flatMap((messages) => {
-    const id = `c${ids.next++}`;
+    const id = numberedPerTurn ? 'functions.read:0' : `c${ids.next++}`;
     return messages.map((message): AiSdkModelMessage => {
       if (message.role === 'assistant' && typeof message.content !== 'string') {
         return { ...message, content: message.content.map((part) => (part.type === 'tool-call' ? { ...part, toolCallId: id } : part)) };
@@ -70,14 +73,14 @@ const step = fc.oneof(
 describe('ConversationState', () => {
   it('should send every prompt as the codec writes it, rebuilding exactly when an earlier message changed', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(turn, { maxLength: 3 }), fc.array(step, { minLength: 1, maxLength: 10 }), async (start, steps) => {
+      fc.asyncProperty(fc.array(turn, { maxLength: 3 }), fc.array(step, { minLength: 1, maxLength: 10 }), fc.boolean(), async (start, steps, numberedPerTurn) => {
         const state = roomyState();
         const ids = { next: 0 };
-        let prompt: AiSdkPrompt = { system: 'You are terse.', messages: withUniqueCallIds(start, ids) };
+        let prompt: AiSdkPrompt = { system: 'You are terse.', messages: withCallIds(start, ids, numberedPerTurn) };
         let seen: readonly AiSdkModelMessage[] | undefined;
         for (const change of [{ kind: 'same' as const }, ...steps]) {
           const messages = prompt.messages;
-          if (change.kind === 'more') prompt = { ...prompt, messages: [...messages, ...withUniqueCallIds(change.turns, ids)] };
+          if (change.kind === 'more') prompt = { ...prompt, messages: [...messages, ...withCallIds(change.turns, ids, numberedPerTurn)] };
           else if (change.kind === 'edit' && messages.length > 0) {
             const at = change.at % messages.length;
             const edited: AiSdkModelMessage = { role: 'user', content: `edited ${JSON.stringify(messages[at])}` };

@@ -9,7 +9,14 @@ import {
   type TokenCounter,
   type TurnReport,
 } from '@ctx/core';
-import { aiSdkCodec, createAiSdkPromptEncoder, type AiSdkPrompt } from '@ctx/format-ai-sdk';
+import {
+  aiSdkCodec,
+  createAiSdkPromptEncoder,
+  decodeAiSdkPromptContinuing,
+  type AiSdkPrompt,
+  type ContinuingDecodeResult,
+  type UniqueCallIds,
+} from '@ctx/format-ai-sdk';
 import type { ContextOptions } from './context-options.js';
 import type { PromptSource } from './prompt-source.js';
 import { isSameValue, snapshotValue, type Snapshot } from './message-snapshot.js';
@@ -43,6 +50,11 @@ export class ConversationState {
   private seen: Snapshot[] = [];
   private seenEntries = 0;
   private seenContext = snapshotValue(undefined);
+  /**
+   * The history's ids for the tool call ids seen so far: a provider that numbers calls per turn reuses them, and the
+   * history holds a renamed copy of each reused one, as a decode of the whole prompt names it.
+   */
+  private callIds: UniqueCallIds | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   /** Encodes the compressed history, keeping each entry's messages for the next call (entries rarely change). */
   private readonly encoder = createAiSdkPromptEncoder();
@@ -82,6 +94,7 @@ export class ConversationState {
     this.history = undefined;
     this.seen = [];
     this.seenEntries = 0;
+    this.callIds = undefined;
   }
 
   private async compressNow(source: PromptSource, signal: AbortSignal | undefined): Promise<CompressedPrompt> {
@@ -100,31 +113,38 @@ export class ConversationState {
   /**
    * Appends the messages that are new since the last prompt; false when the past changed (or nothing is kept) and a
    * rebuild is due. Only the new messages are converted, validated and decoded: every message but a system message
-   * decodes on its own, the same as within the whole prompt (a system message after the first entry becomes a human
-   * entry, so a prompt that adds one is decoded whole, as is one whose system string or tools changed).
+   * decodes the same after the call ids of the messages before it as within the whole prompt (a system message after
+   * the first entry becomes a human entry, so a prompt that adds one is decoded whole, as is one whose system string
+   * or tools changed).
    *
    * @throws `InvalidFormatError` when a new message is invalid, with its path in the whole prompt (the state is
    * unchanged).
    */
   private append(source: PromptSource): boolean {
-    const history = this.history;
+    const { history, callIds } = this;
     const { messages } = source;
-    if (history === undefined || !Array.isArray(messages) || messages.length < this.seen.length) return false;
+    if (history === undefined || callIds === undefined || !Array.isArray(messages) || messages.length < this.seen.length) return false;
     for (let index = 0; index < this.seen.length; index += 1) {
       if (!isSameValue(messages[index], this.seen[index] as Snapshot)) return false;
     }
     const from = this.seen.length;
     const added = messages.slice(from);
     let entries: readonly HistoryEntry[];
+    let nextCallIds = callIds;
     if (!isSameValue(source.context, this.seenContext) || added.some((message) => (message as { readonly role?: unknown } | null)?.role === 'system')) {
-      const { conversation } = aiSdkCodec.decode(source.toPrompt(0));
+      const { conversation, callIds: after } = decodeAiSdkPromptContinuing(source.toPrompt(0));
       entries = conversation.history.slice(this.seenEntries);
+      nextCallIds = after;
       const system = conversation.system ?? [];
       const tools = conversation.tools ?? [];
       if (!isSameValue(system, snapshotValue(history.getSystem()))) history.setSystem(system);
       if (!isSameValue(tools, snapshotValue(history.getTools()))) history.setTools(tools);
+    } else if (added.length === 0) {
+      entries = [];
     } else {
-      entries = added.length === 0 ? [] : decodeFrom(source, from);
+      const decoded = decodeFrom(source, from, callIds);
+      entries = decoded.conversation.history;
+      nextCallIds = decoded.callIds;
     }
     try {
       history.addAll(entries);
@@ -134,11 +154,12 @@ export class ConversationState {
       return false;
     }
     this.remember(source, added, this.seenEntries + entries.length);
+    this.callIds = nextCallIds;
     return true;
   }
 
   private rebuild(source: PromptSource): void {
-    const { conversation } = aiSdkCodec.decode(source.toPrompt(0));
+    const { conversation, callIds } = decodeAiSdkPromptContinuing(source.toPrompt(0));
     this.orchestrator?.dispose();
     this.orchestrator = undefined;
     this.history = undefined;
@@ -168,6 +189,7 @@ export class ConversationState {
       ...(this.options.cachePlanning === undefined ? {} : { cachePlanning: this.options.cachePlanning }),
     });
     this.history = history;
+    this.callIds = callIds;
     this.remember(source, source.messages, conversation.history.length);
   }
 
@@ -180,12 +202,13 @@ export class ConversationState {
 }
 
 /**
- * The entries of the source's messages from `from` on, decoded on their own. An invalid message is reported as a
- * decode of the whole prompt reports it: with its index in the whole prompt, not in the new messages.
+ * The source's messages from `from` on, decoded after the messages before them (whose call ids `callIds` holds). An
+ * invalid message is reported as a decode of the whole prompt reports it: with its index in the whole prompt, not in
+ * the new messages.
  */
-function decodeFrom(source: PromptSource, from: number): readonly HistoryEntry[] {
+function decodeFrom(source: PromptSource, from: number, callIds: UniqueCallIds): ContinuingDecodeResult {
   try {
-    return aiSdkCodec.decode(source.toPrompt(from)).conversation.history;
+    return decodeAiSdkPromptContinuing(source.toPrompt(from), callIds);
   } catch (error) {
     if (!(error instanceof InvalidFormatError)) throw error;
     aiSdkCodec.decode(source.toPrompt(0));

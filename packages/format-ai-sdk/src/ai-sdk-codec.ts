@@ -1,4 +1,5 @@
-import type { ConversationCodec } from '@ctx/core';
+import type { ConversationCodec, DecodeResult } from '@ctx/core';
+import { createUniqueCallIds, type UniqueCallIds } from '@ctx/format-utils';
 import { AI_SDK_MODEL_MESSAGES_FORMAT, parseAiSdkPrompt, type AiSdkPrompt } from './ai-sdk-prompt.js';
 import { decodeAiSdkPrompt } from './decode-ai-sdk-prompt.js';
 import { encodeAiSdkPrompt } from './encode-ai-sdk-prompt.js';
@@ -21,6 +22,8 @@ import { encodeAiSdkPrompt } from './encode-ai-sdk-prompt.js';
  *   verbatim in their entry's `providerMetadata.aiSdk.approvals`, with their position, and put back on encode.
  * - `providerOptions` of messages, parts and tool definitions are kept untouched under `providerMetadata.aiSdk`,
  *   as are the details a round trip needs (string vs. array content, binary content kind, output type).
+ * - A tool call reusing an earlier call's id (providers that number calls per turn) gets an id of its own in the
+ *   history, `<id>_2`, `<id>_3`, …, as do the results answering it; encode writes the prompt's id back.
  *
  * `decode` throws `InvalidFormatError` (from `@ctx/core`) naming every failing path; it never modifies its input.
  * `encode(decode(x).conversation).value` deep-equals `x`. Encoding a conversation from another format warns once per
@@ -55,3 +58,31 @@ export function createAiSdkCodec(): ConversationCodec<AiSdkPrompt> {
  * ```
  */
 export const aiSdkCodec: ConversationCodec<AiSdkPrompt> = createAiSdkCodec();
+
+/** What {@link decodeAiSdkPromptContinuing} returns: the codec's decode result and the call ids after it. */
+export interface ContinuingDecodeResult extends DecodeResult {
+  /** The history's ids for every tool call id seen so far: pass it to the decode of the messages that come next. */
+  readonly callIds: UniqueCallIds;
+}
+
+/**
+ * Decodes prompt fields whose messages continue a conversation (e.g. only the messages added since the last call),
+ * so that a tool call reusing an id of an earlier message is renamed as a decode of the whole prompt would rename it.
+ * Otherwise the same as `aiSdkCodec.decode`.
+ *
+ * @param input - AI SDK prompt fields.
+ * @param callIds - What the decode of the messages before returned; none for a prompt that starts the conversation.
+ *   It is not changed: a failed decode leaves nothing half-told.
+ * @returns The decode result and the call ids to continue from.
+ * @throws `InvalidFormatError` (from `@ctx/core`) naming every failing path.
+ *
+ * @example
+ * ```ts
+ * const first = decodeAiSdkPromptContinuing({ messages: messages.slice(0, 4) });
+ * const next = decodeAiSdkPromptContinuing({ messages: messages.slice(4) }, first.callIds);
+ * ```
+ */
+export function decodeAiSdkPromptContinuing(input: unknown, callIds?: UniqueCallIds): ContinuingDecodeResult {
+  const ids = callIds === undefined ? createUniqueCallIds() : callIds.copy();
+  return { ...decodeAiSdkPrompt(parseAiSdkPrompt(input), ids), callIds: ids };
+}

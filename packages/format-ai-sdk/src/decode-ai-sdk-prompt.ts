@@ -9,6 +9,7 @@ import {
   type TextBlock,
   type ToolDefinition,
 } from '@ctx/core';
+import { createUniqueCallIds, LAYOUT_KEY, type UniqueCallIds } from '@ctx/format-utils';
 import { aiSdkMetadataField } from './ai-sdk-provider-metadata.js';
 import type {
   AiSdkAssistantMessage,
@@ -85,7 +86,15 @@ function decodeReasoning(part: AiSdkReasoningPart): ContentBlock {
   };
 }
 
-function decodeToolResult(part: AiSdkToolResultPart): ContentBlock {
+/**
+ * The layout marker of a call (or result) the history holds under another id than the prompt's, because an earlier
+ * call had it; encode writes the prompt's id back.
+ */
+function recordedIdLayout(id: string, recorded: string): JsonValue | undefined {
+  return id === recorded ? undefined : { recordedId: recorded };
+}
+
+function decodeToolResult(part: AiSdkToolResultPart, ids: UniqueCallIds): ContentBlock {
   const { output } = part;
   let result: JsonValue;
   let isError = false;
@@ -109,13 +118,15 @@ function decodeToolResult(part: AiSdkToolResultPart): ContentBlock {
       break;
   }
   const outputOptions = 'providerOptions' in output ? output.providerOptions : undefined;
+  const callId = ids.answeredId(part.toolCallId);
   return {
     type: 'tool_response',
-    callId: part.toolCallId,
+    callId,
     toolName: part.toolName,
     result,
     ...(isError ? { isError: true } : {}),
     ...aiSdkMetadataField({
+      [LAYOUT_KEY]: recordedIdLayout(callId, part.toolCallId),
       providerOptions: options(part.providerOptions),
       outputType: deriveToolOutputType(result, { isError }) === output.type ? undefined : output.type,
       outputProviderOptions: options(outputOptions),
@@ -146,7 +157,10 @@ function approvalsOf(content: readonly { readonly type: string }[]): JsonValue |
   return approvals.length === 0 ? undefined : approvals;
 }
 
-function decodeAssistantPart(part: Exclude<AssistantPart, AiSdkToolResultPart | AiSdkToolApprovalRequestPart | AiSdkCustomPart>): ContentBlock {
+function decodeAssistantPart(
+  part: Exclude<AssistantPart, AiSdkToolResultPart | AiSdkToolApprovalRequestPart | AiSdkCustomPart>,
+  ids: UniqueCallIds,
+): ContentBlock {
   switch (part.type) {
     case 'reasoning-file':
       return decodeMedia(
@@ -159,14 +173,20 @@ function decodeAssistantPart(part: Exclude<AssistantPart, AiSdkToolResultPart | 
       return decodeMedia(part, { inUserMessage: false });
     case 'reasoning':
       return decodeReasoning(part);
-    case 'tool-call':
+    case 'tool-call': {
+      const id = ids.callId(part.toolCallId);
       return {
         type: 'tool_call',
-        id: part.toolCallId,
+        id,
         name: part.toolName,
         parameters: structuredClone(part.input),
-        ...aiSdkMetadataField({ providerOptions: options(part.providerOptions), providerExecuted: part.providerExecuted }),
+        ...aiSdkMetadataField({
+          [LAYOUT_KEY]: recordedIdLayout(id, part.toolCallId),
+          providerOptions: options(part.providerOptions),
+          providerExecuted: part.providerExecuted,
+        }),
       };
+    }
   }
 }
 
@@ -180,7 +200,7 @@ function entryMetadata(fields: Readonly<Record<string, JsonValue | undefined>>):
  * tools — a tool entry with those results, marked as continuing the message. Results go after the calls so the
  * history stays pair-valid (one assistant turn, then its results); the original part order is kept for encode.
  */
-function decodeAssistantMessage(message: AiSdkAssistantMessage): HistoryEntry[] {
+function decodeAssistantMessage(message: AiSdkAssistantMessage, ids: UniqueCallIds): HistoryEntry[] {
   const messageFields = {
     providerOptions: options(message.providerOptions),
     contentArray: typeof message.content !== 'string' && isPlainTextPart(message.content) ? true : undefined,
@@ -197,10 +217,10 @@ function decodeAssistantMessage(message: AiSdkAssistantMessage): HistoryEntry[] 
   for (const part of message.content) {
     if (part.type === 'tool-approval-request' || part.type === 'custom') continue;
     if (part.type === 'tool-result') {
-      results.push(decodeToolResult(part));
+      results.push(decodeToolResult(part, ids));
       order += 't';
     } else {
-      blocks.push(decodeAssistantPart(part));
+      blocks.push(decodeAssistantPart(part, ids));
       order += 'a';
     }
   }
@@ -218,8 +238,11 @@ function decodeAssistantMessage(message: AiSdkAssistantMessage): HistoryEntry[] 
 
 /**
  * Turns structurally valid AI SDK prompt fields into a canonical conversation (see the codec for the mapping).
+ *
+ * @param ids - The history's ids for the tool call ids of the messages before these (none by default); told these
+ *   messages' own.
  */
-export function decodeAiSdkPrompt(prompt: AiSdkPrompt): DecodeResult {
+export function decodeAiSdkPrompt(prompt: AiSdkPrompt, ids: UniqueCallIds = createUniqueCallIds()): DecodeResult {
   const warnings: FormatWarning[] = [];
   const system: TextBlock[] = prompt.system === undefined ? [] : [{ type: 'text', text: prompt.system }];
   const history: HistoryEntry[] = [];
@@ -264,12 +287,12 @@ export function decodeAiSdkPrompt(prompt: AiSdkPrompt): DecodeResult {
         return;
       }
       case 'assistant':
-        history.push(...decodeAssistantMessage(message));
+        history.push(...decodeAssistantMessage(message, ids));
         return;
       case 'tool':
         history.push({
           speaker: 'tool',
-          blocks: message.content.flatMap((part) => (part.type === 'tool-result' ? [decodeToolResult(part)] : [])),
+          blocks: message.content.flatMap((part) => (part.type === 'tool-result' ? [decodeToolResult(part, ids)] : [])),
           ...entryMetadata({ providerOptions: options(message.providerOptions), approvals: approvalsOf(message.content) }),
         });
         return;

@@ -10,7 +10,7 @@ import type {
   ThinkingBlock,
   ToolResponseBlock,
 } from '@ctx/core';
-import { isFlagSet, LossCollector, readObjectField, readStringField } from '@ctx/format-utils';
+import { isFlagSet, LAYOUT_KEY, LossCollector, readObjectField, readStringField } from '@ctx/format-utils';
 import { AI_SDK_METADATA_KEY, readAiSdkMetadata, type AiSdkMetadata } from './ai-sdk-provider-metadata.js';
 import type {
   AiSdkAssistantMessage,
@@ -129,6 +129,11 @@ function outputTypeFor(block: ToolResponseBlock, metadata: AiSdkMetadata | undef
   return deriveToolOutputType(block.result, { isError: block.isError === true });
 }
 
+/** The prompt's id of a call (or of the call a result answers) that the history renamed, as decode marked it. */
+function recordedIdOf(metadata: AiSdkMetadata | undefined): string | undefined {
+  return readStringField(readObjectField(metadata, LAYOUT_KEY), 'recordedId');
+}
+
 function encodeToolResult(block: ToolResponseBlock): AiSdkToolResultPart {
   const metadata = readAiSdkMetadata(block);
   const outputOptions = readObjectField(metadata, 'outputProviderOptions');
@@ -154,7 +159,7 @@ function encodeToolResult(block: ToolResponseBlock): AiSdkToolResultPart {
   }
   return {
     type: 'tool-result',
-    toolCallId: block.callId,
+    toolCallId: recordedIdOf(metadata) ?? block.callId,
     toolName: block.toolName,
     output,
     ...providerOptionsOf(metadata),
@@ -174,7 +179,7 @@ function encodeAssistantBlock(block: ContentBlock): AssistantPart | undefined {
       const providerExecuted = metadata?.providerExecuted;
       return {
         type: 'tool-call',
-        toolCallId: block.id,
+        toolCallId: recordedIdOf(metadata) ?? block.id,
         toolName: block.name,
         input: structuredClone<JsonValue>(block.parameters),
         ...providerOptionsOf(metadata),

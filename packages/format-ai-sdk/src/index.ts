@@ -1,4 +1,5 @@
-export { aiSdkCodec, createAiSdkCodec } from './ai-sdk-codec.js';
+export { aiSdkCodec, createAiSdkCodec, decodeAiSdkPromptContinuing, type ContinuingDecodeResult } from './ai-sdk-codec.js';
+export type { UniqueCallIds } from '@ctx/format-utils';
 export { createAiSdkPromptEncoder, type AiSdkPromptEncoder } from './ai-sdk-prompt-encoder.js';
 export { AI_SDK_METADATA_KEY } from './ai-sdk-provider-metadata.js';
 export {

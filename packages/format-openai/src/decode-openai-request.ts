@@ -11,7 +11,7 @@ import {
   type ToolCallBlock,
   type ToolDefinition,
 } from '@ctx/core';
-import { fieldsExcept, imageMediaTypeFromUrl, parseNativeValue } from '@ctx/format-utils';
+import { createUniqueCallIds, fieldsExcept, imageMediaTypeFromUrl, parseNativeValue, type UniqueCallIds } from '@ctx/format-utils';
 import { parseDataUrl } from './data-url.js';
 import { audioMediaType, audioFormat } from './audio-format.js';
 import {
@@ -44,15 +44,40 @@ import { parseToolCallArguments, serializeToolCallArguments } from './tool-call-
 
 const format = 'openai-chat';
 
+/**
+ * A tool call id as the request used it, in order: a call made with it, or a tool message answering it. Told again to
+ * a fresh {@link UniqueCallIds}, the uses of the messages before one give the ids that message was decoded with.
+ */
+export type CallIdUse = readonly [use: 'call' | 'answer', recordedId: string];
+
+/** Tells `ids` the uses of some messages again, in order. */
+export function replayCallIdUses(ids: UniqueCallIds, uses: readonly CallIdUse[]): void {
+  for (const [use, recordedId] of uses) {
+    if (use === 'call') ids.callId(recordedId);
+    else ids.answeredId(recordedId);
+  }
+}
+
 /** State shared while decoding one request. */
 interface DecodeState {
   readonly warnings: FormatWarning[];
-  /** Tool names by call id, for the `toolName` of the tool messages that answer them. */
+  /** Tool names by (history) call id, for the `toolName` of the tool messages that answer them. */
   readonly toolNames: Map<string, string>;
+  /** The history's ids for the request's call ids (renamed where a call reuses an earlier call's id). */
+  readonly ids: UniqueCallIds;
   /** The legacy `function_call` of the latest assistant message, until a `function` message answers it. */
   pendingFunctionCall: PendingFunctionCall | undefined;
   /** Every tool call read, in order: what `toolNames` was given. */
   readonly named: (readonly [id: string, name: string])[];
+  /** Every call id used, in order: what `ids` was told. */
+  readonly uses: CallIdUse[];
+}
+
+/** The history's id for a call the request made with `recorded`, and the layout marker that writes it back. */
+function callIdOf(recorded: string, state: DecodeState): { readonly id: string; readonly layout: object } {
+  const id = state.ids.callId(recorded);
+  state.uses.push(['call', recorded]);
+  return { id, layout: id === recorded ? {} : { [blockMarkers.recordedId]: recorded } };
 }
 
 /** A legacy `function_call` waiting for the `function` message that answers it. */
@@ -202,31 +227,38 @@ function contentMarkers(decoded: DecodedContent): OpenAIEntryMarkers {
 }
 
 function decodeToolCall(toolCall: OpenAIToolCall, state: DecodeState): ToolCallBlock {
+  const { id, layout } = callIdOf(toolCall.id, state);
   if (toolCall.type === 'custom') {
-    state.toolNames.set(toolCall.id, toolCall.custom.name);
-    state.named.push([toolCall.id, toolCall.custom.name]);
+    state.toolNames.set(id, toolCall.custom.name);
+    state.named.push([id, toolCall.custom.name]);
     return withMetadata(
-      { type: 'tool_call', id: toolCall.id, name: toolCall.custom.name, parameters: toolCall.custom.input },
-      {
-        ...fieldsExcept(toolCall, ['id', 'type', 'custom']),
-        ...nonEmpty(fieldsExcept(toolCall.custom, ['name', 'input']), 'custom'),
-        type: 'custom',
-      },
+      { type: 'tool_call', id, name: toolCall.custom.name, parameters: toolCall.custom.input },
+      fieldsWithLayout(
+        {
+          ...fieldsExcept(toolCall, ['id', 'type', 'custom']),
+          ...nonEmpty(fieldsExcept(toolCall.custom, ['name', 'input']), 'custom'),
+          type: 'custom',
+        },
+        layout,
+      ),
     );
   }
   const { name, arguments: raw } = toolCall.function;
-  state.toolNames.set(toolCall.id, name);
-  state.named.push([toolCall.id, name]);
+  state.toolNames.set(id, name);
+  state.named.push([id, name]);
   const parameters = parseToolCallArguments(raw);
   return withMetadata(
-    { type: 'tool_call', id: toolCall.id, name, parameters },
+    { type: 'tool_call', id, name, parameters },
     fieldsWithLayout(
       {
         ...fieldsExcept(toolCall, ['id', 'type', 'function']),
         ...nonEmpty(fieldsExcept(toolCall.function, ['name', 'arguments']), 'function'),
       },
-      // Keep the model's own string whenever writing the parameters again would not give the same bytes.
-      serializeToolCallArguments(parameters) === raw ? {} : { [blockMarkers.arguments]: raw },
+      {
+        ...layout,
+        // Keep the model's own string whenever writing the parameters again would not give the same bytes.
+        ...(serializeToolCallArguments(parameters) === raw ? {} : { [blockMarkers.arguments]: raw }),
+      },
     ),
   );
 }
@@ -285,7 +317,9 @@ function decodeToolMessage(
   state: DecodeState,
 ): HistoryEntry {
   const path = `messages[${index}]`;
-  const callId = message.tool_call_id ?? message.tool_call_ids?.[0] ?? '';
+  const recordedId = message.tool_call_id ?? message.tool_call_ids?.[0] ?? '';
+  const callId = state.ids.answeredId(recordedId);
+  state.uses.push(['answer', recordedId]);
   if (message.tool_call_id === undefined && (message.tool_call_ids?.length ?? 0) > 1) {
     state.warnings.push({
       type: 'malformed',
@@ -297,7 +331,7 @@ function decodeToolMessage(
   if (toolName === undefined) {
     state.warnings.push({
       type: 'other',
-      message: `the tool message answers call ${callId}, which is not in this input; its toolName is left empty`,
+      message: `the tool message answers call ${recordedId}, which is not in this input; its toolName is left empty`,
       path,
     });
   }
@@ -309,7 +343,10 @@ function decodeToolMessage(
     [
       withMetadata(
         { type: 'tool_response', callId, toolName: toolName ?? '', result: content },
-        fieldsWithLayout({}, cleanParts ? {} : { [blockMarkers.rawContent]: true }),
+        fieldsWithLayout({}, {
+          ...(callId === recordedId ? {} : { [blockMarkers.recordedId]: recordedId }),
+          ...(cleanParts ? {} : { [blockMarkers.rawContent]: true }),
+        }),
       ),
     ],
     {
@@ -440,24 +477,35 @@ export interface DecodedOpenAIMessage {
   readonly warnings: readonly FormatWarning[];
   /** Its tool calls, as `[id, name]` in order: later tool messages take their names from these. */
   readonly named: readonly (readonly [id: string, name: string])[];
+  /** The call ids it used, in order: what it told the `ids` it was decoded with. */
+  readonly uses: readonly CallIdUse[];
   /** The legacy function call still waiting for its answer after this message. */
   readonly pendingFunctionCall: PendingFunctionCall | undefined;
 }
 
+/** What the messages before one tell how to decode it. */
+export interface OpenAIMessageContext {
+  /** The tool names of every tool call before it, by history id; its own calls are added. */
+  readonly toolNames: Map<string, string>;
+  /** The history ids of the call ids used before it; told its own. */
+  readonly ids: UniqueCallIds;
+  /** The legacy function call waiting before it. */
+  readonly pendingFunctionCall: PendingFunctionCall | undefined;
+}
+
 /**
- * Decodes the message at `index` of a (validated) request, given the message before it, the tool names of every
- * tool call before it (updated with its own) and the legacy function call waiting before it.
+ * Decodes the message at `index` of a (validated) request, given the message before it and what the messages
+ * before it tell (updated with what it adds).
  */
 export function decodeOpenAIMessage(
   message: OpenAIMessage,
   index: number,
   previous: OpenAIMessage | undefined,
-  toolNames: Map<string, string>,
-  pendingFunctionCall: PendingFunctionCall | undefined,
+  context: OpenAIMessageContext,
 ): DecodedOpenAIMessage {
-  const state: DecodeState = { warnings: [], toolNames, pendingFunctionCall, named: [] };
+  const state: DecodeState = { ...context, warnings: [], named: [], uses: [] };
   const entry = decodeMessage(message, index, previous, state);
-  return { entry, warnings: state.warnings, named: state.named, pendingFunctionCall: state.pendingFunctionCall };
+  return { entry, warnings: state.warnings, named: state.named, uses: state.uses, pendingFunctionCall: state.pendingFunctionCall };
 }
 
 /**
@@ -496,11 +544,13 @@ export function decodeOpenAIRequest(input: unknown): DecodeResult {
   const { messages } = request;
   const { system, count } = decodeLeadingSystem(messages);
   const toolNames = new Map<string, string>();
+  const ids = createUniqueCallIds();
   let pending: PendingFunctionCall | undefined;
   const history: HistoryEntry[] = [];
   const warnings: FormatWarning[] = [];
   for (let index = count; index < messages.length; index++) {
-    const decoded = decodeOpenAIMessage(messages[index] as OpenAIMessage, index, messages[index - 1], toolNames, pending);
+    const context = { toolNames, ids, pendingFunctionCall: pending };
+    const decoded = decodeOpenAIMessage(messages[index] as OpenAIMessage, index, messages[index - 1], context);
     history.push(decoded.entry);
     warnings.push(...decoded.warnings);
     pending = decoded.pendingFunctionCall;

@@ -98,6 +98,8 @@ class OpenAIEncoder {
   readonly messages: JsonObject[] = [];
   private assistant: AssistantPart[] = [];
   private pendingUserParts: JsonObject[] = [];
+  /** The id written for each tool call, by its history id: the recorded id where the history renamed it. */
+  private readonly writtenIds = new Map<string, string>();
 
   private warn(type: FormatWarning['type'], message: string, path: string): void {
     this.warnings.push({ type, message, path });
@@ -144,14 +146,18 @@ class OpenAIEncoder {
 
   private toolCall(block: ToolCallBlock): JsonObject {
     const fields = readBlockFields(block.providerMetadata);
-    const raw = readLayout(block.providerMetadata)[blockMarkers.arguments];
+    const layout = readLayout(block.providerMetadata);
+    const raw = layout[blockMarkers.arguments];
     const original = typeof raw === 'string' ? raw : undefined;
+    const recorded = layout[blockMarkers.recordedId];
+    const id = typeof recorded === 'string' ? recorded : block.id;
+    this.writtenIds.set(block.id, id);
     if (fields.type === 'custom') {
       const input = typeof block.parameters === 'string' ? block.parameters : JSON.stringify(block.parameters);
       const callFields = without(fields, ['type', 'custom']);
       return {
         ...callFields,
-        id: block.id,
+        id,
         type: 'custom',
         custom: { ...nested(fields, 'custom'), name: block.name, input },
       };
@@ -159,7 +165,7 @@ class OpenAIEncoder {
     const callFields = without(fields, ['function', 'type']);
     return {
       ...callFields,
-      id: block.id,
+      id,
       type: 'function',
       function: {
         ...nested(fields, 'function'),
@@ -279,6 +285,17 @@ class OpenAIEncoder {
     return JSON.stringify(result);
   }
 
+  /**
+   * The `tool_call_id` of a response: the id its call was written with, so the two always match (even when a
+   * strategy rebuilt the response without its metadata); its own recorded id when its call is not in the history.
+   */
+  private writtenCallId(block: ToolResponseBlock): string {
+    const written = this.writtenIds.get(block.callId);
+    if (written !== undefined) return written;
+    const recorded = readLayout(block.providerMetadata)[blockMarkers.recordedId];
+    return typeof recorded === 'string' ? recorded : block.callId;
+  }
+
   private tool(entry: HistoryEntry, index: number, markers: OpenAIEntryMarkers): void {
     const responses = entry.blocks.filter((block) => block.type === 'tool_response').length;
     entry.blocks.forEach((block, blockIndex) => {
@@ -302,7 +319,7 @@ class OpenAIEncoder {
       this.messages.push({
         ...fields,
         role: 'tool',
-        ...(markers.toolCallIdAbsent === true ? {} : { tool_call_id: block.callId }),
+        ...(markers.toolCallIdAbsent === true ? {} : { tool_call_id: this.writtenCallId(block) }),
         content: this.toolContent(block, path),
       });
     });

@@ -331,6 +331,36 @@ describe('openAIChatCodec', () => {
     });
   });
 
+  describe('reused tool call ids', () => {
+    const id = 'functions.list_dir:0';
+    const turn = (path: string) => [
+      { role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'list_dir', arguments: `{"path":"${path}"}` } }] },
+      { role: 'tool', tool_call_id: id, content: `${path}/index.ts` },
+    ];
+    const request = { messages: [{ role: 'user', content: 'Map the repo.' }, ...turn('src'), ...turn('test'), ...turn('docs')] };
+    const callIds = (history: readonly HistoryEntry[]) =>
+      history.flatMap((entry) => entry.blocks.flatMap((block) => (block.type === 'tool_call' ? [block.id] : block.type === 'tool_response' ? [block.callId] : [])));
+
+    it('OA-110: should give each call reusing an earlier call\'s id (and its result) an id of its own, and write the recorded id back', () => {
+      const { conversation } = roundTrip(request);
+
+      expect(callIds(conversation.history)).toEqual([id, id, `${id}_2`, `${id}_2`, `${id}_3`, `${id}_3`]);
+      expect(findToolPairingProblems(conversation.history)).toEqual([]);
+    });
+
+    it('OA-111: should write a result with the id its call was written with, even when it was rebuilt without its metadata', () => {
+      const { history } = openAIChatCodec.decode(request).conversation;
+      // What a strategy does when it replaces an old result with a shorter one.
+      const rebuilt = history.map((entry) =>
+        entry.speaker !== 'tool' ? entry : { speaker: 'tool' as const, blocks: entry.blocks.map((block) => (block.type === 'tool_response' ? { type: 'tool_response' as const, callId: block.callId, toolName: block.toolName, result: '[listing omitted]' } : block)) },
+      );
+      const { value } = openAIChatCodec.encode({ history: rebuilt });
+
+      expect(value.messages.flatMap((message) => ('tool_call_id' in message ? [message.tool_call_id] : []))).toEqual([id, id, id]);
+      expect(validateOpenAIRequest(value).filter((issue) => issue.rule !== 'duplicate-tool-call-id')).toEqual([]);
+    });
+  });
+
   describe('encode (entries from other formats)', () => {
     it('OA-109: should repair lone surrogates with U+FFFD and say how many strings and where', () => {
       const { value, warnings } = encodeHistory([

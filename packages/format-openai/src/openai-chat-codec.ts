@@ -21,6 +21,8 @@ import type { OpenAIChatRequest } from './openai-chat-request-schema.js';
  * - `tool` → `tool` entry with one `tool_response` (`toolName` from the matching call, `content` → `result`);
  *   legacy `function` → `tool` entry answering the `function_call` before it. SWE-agent's `tool_call_ids` in
  *   place of `tool_call_id` is read too.
+ * - A tool call id an earlier call already had (providers that number calls per turn) → `<id>_2`, `<id>_3`, … for
+ *   the call and the tool messages answering it, so the history pairs them; the request's id is written back.
  * - Unknown fields on a message (trajectory files add `thought`, `action`, `agent`, `message_type`, …) are kept
  *   untouched in `providerMetadata.openai.message`; unknown content parts stay opaque (`unsupported` warning).
  *

@@ -71,6 +71,11 @@ export const blockMarkers = {
   functionCall: 'functionCall',
   /** Layout: a tool response whose content array is kept as it is, extra fields included. */
   rawContent: 'rawContent',
+  /**
+   * Layout: the id the request gave a tool call (or, on a tool response, the id it answered), when the history holds
+   * a renamed copy because an earlier call had that id; the encoder writes it back.
+   */
+  recordedId: 'recordedId',
 } as const;
 
 function isContentForm(value: JsonValue | undefined): value is ContentForm {

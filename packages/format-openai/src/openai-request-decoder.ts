@@ -1,10 +1,12 @@
 import type { DecodeResult, FormatWarning, HistoryEntry, TextBlock } from '@ctx/core';
-import { copyNativeStructure, countUnchangedMessages, parseMessagesFrom } from '@ctx/format-utils';
+import { copyNativeStructure, countUnchangedMessages, createUniqueCallIds, parseMessagesFrom } from '@ctx/format-utils';
 import {
   decodeLeadingSystem,
   decodeOpenAIMessage,
   openAIConversationOf,
   parseOpenAIRequest,
+  replayCallIdUses,
+  type CallIdUse,
   type PendingFunctionCall,
 } from './decode-openai-request.js';
 import type { OpenAIMessage } from './openai-chat-request-schema.js';
@@ -30,13 +32,14 @@ interface SeenMessage {
   readonly entry: HistoryEntry | undefined;
   readonly warnings: readonly FormatWarning[];
   readonly named: readonly (readonly [string, string])[];
+  readonly uses: readonly CallIdUse[];
   readonly pendingFunctionCall: PendingFunctionCall | undefined;
 }
 
 /**
  * Creates a decoder for the requests of one conversation, as a proxy receives them: the OpenAI counterpart of
  * `createAnthropicRequestDecoder` (`@ctx/format-anthropic`). It keeps what it read of each message (its entry,
- * warnings, tool names and waiting legacy function call, and a copy of its structure) and on the next request validates
+ * warnings, tool names, call ids and waiting legacy function call, and a copy of its structure) and on the next request validates
  * and decodes only the messages after those that are unchanged. The leading system messages (which become the
  * conversation's system instructions) and the message after them must be among the unchanged ones; otherwise the
  * request is read whole. The request's other fields are read on every call.
@@ -65,19 +68,30 @@ export function createOpenAIRequestDecoder(): OpenAIRequestDecoder {
       const kept = seen.slice(0, from);
       const system = from === 0 ? decodeLeadingSystem(request.messages) : leading;
       const toolNames = new Map<string, string>();
-      for (const message of kept) for (const [id, name] of message.named) toolNames.set(id, name);
+      const ids = createUniqueCallIds();
+      for (const message of kept) {
+        for (const [id, name] of message.named) toolNames.set(id, name);
+        replayCallIdUses(ids, message.uses);
+      }
       let pending = kept.at(-1)?.pendingFunctionCall;
       const added: SeenMessage[] = [];
       request.messages.forEach((message, offset) => {
         const index = from + offset;
         if (index < system.count) {
-          added.push({ copy: copyNativeStructure(message), entry: undefined, warnings: [], named: [], pendingFunctionCall: undefined });
+          added.push({ copy: copyNativeStructure(message), entry: undefined, warnings: [], named: [], uses: [], pendingFunctionCall: undefined });
           return;
         }
         const previous = offset === 0 ? (messages?.[from - 1] as OpenAIMessage | undefined) : request.messages[offset - 1];
-        const decoded = decodeOpenAIMessage(message, index, previous, toolNames, pending);
+        const decoded = decodeOpenAIMessage(message, index, previous, { toolNames, ids, pendingFunctionCall: pending });
         pending = decoded.pendingFunctionCall;
-        added.push({ copy: copyNativeStructure(message), entry: decoded.entry, warnings: decoded.warnings, named: decoded.named, pendingFunctionCall: pending });
+        added.push({
+          copy: copyNativeStructure(message),
+          entry: decoded.entry,
+          warnings: decoded.warnings,
+          named: decoded.named,
+          uses: decoded.uses,
+          pendingFunctionCall: pending,
+        });
       });
       const all = [...kept, ...added];
       const history = all.flatMap((message) => (message.entry === undefined ? [] : [message.entry]));

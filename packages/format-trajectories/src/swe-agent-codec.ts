@@ -25,7 +25,7 @@ import { renderObservation, renderText, renderToolResult } from './render-text.j
 import { sweAgentTrajectorySchema, type SweAgentMessage, type SweAgentTrajectory } from './swe-agent-trajectory.js';
 import { decodeToolArguments, encodeToolArguments } from './tool-arguments.js';
 import type { TrajectoryFormat } from './trajectory-format.js';
-import { createUniqueCallIds } from './unique-call-ids.js';
+import { createUniqueCallIds } from '@ctx/format-utils';
 import {
   nativeMetadata,
   readConversationSkeleton,

@@ -32,3 +32,6 @@ export { imageMediaTypeFromUrl } from './image-media-type.js';
 
 // Remembering native input
 export { copyNativeStructure, countUnchangedMessages, isSameNativeStructure, parseMessagesFrom } from './native-structure.js';
+
+// Tool call ids
+export { createUniqueCallIds, type UniqueCallIds } from './unique-call-ids.js';

@@ -61,8 +61,11 @@ const callSpec = fc.record({
   needsApproval: fc.boolean(),
 });
 
-/** A turn of the prompt, given its place in the prompt (which makes its tool call ids unique in the prompt). */
-type Turn = (turnIndex: number) => AiSdkModelMessage[];
+/**
+ * A turn of the prompt, given its place in the prompt (which makes its tool call ids unique in the prompt, unless
+ * `numberedPerTurn`: then it numbers its calls from 0, as some providers do in every turn).
+ */
+type Turn = (turnIndex: number, numberedPerTurn: boolean) => AiSdkModelMessage[];
 
 /** An assistant message (text, reasoning, calls) followed by tool messages answering every client-executed call. */
 const assistantTurn = fc
@@ -73,8 +76,8 @@ const assistantTurn = fc
     fc.boolean(),
     fc.boolean(),
   )
-  .map(([leading, calls, splitResults, stringContent, approvalsApart]): Turn => (turnIndex) => {
-    const ids = calls.map((_, index) => `call-${turnIndex}-${index}`);
+  .map(([leading, calls, splitResults, stringContent, approvalsApart]): Turn => (turnIndex, numberedPerTurn) => {
+    const ids = calls.map((_, index) => (numberedPerTurn ? `call-${index}` : `call-${turnIndex}-${index}`));
     const result = (index: number): AiSdkToolResultPart => {
       const call = calls[index] as (typeof calls)[number];
       return withOptions({ type: 'tool-result' as const, toolCallId: ids[index] as string, toolName: call.name, output: call.output }, call.options);
@@ -93,12 +96,12 @@ const assistantTurn = fc
           call.options,
         ),
       );
-      if (call.needsApproval) content.push({ type: 'tool-approval-request', approvalId: `approval-${ids[index]}`, toolCallId: ids[index] as string });
+      if (call.needsApproval) content.push({ type: 'tool-approval-request', approvalId: `approval-${turnIndex}-${index}`, toolCallId: ids[index] as string });
       if (call.providerExecuted) content.push(result(index));
     });
     // AI SDK 6 / 7 tool approvals: the user's answers in a tool message of their own or before the results.
     const approvals: AiSdkToolApprovalResponsePart[] = calls.flatMap((call, index) =>
-      call.needsApproval ? [{ type: 'tool-approval-response' as const, approvalId: `approval-${ids[index]}`, approved: index % 2 === 0 }] : [],
+      call.needsApproval ? [{ type: 'tool-approval-response' as const, approvalId: `approval-${turnIndex}-${index}`, approved: index % 2 === 0 }] : [],
     );
     const assistant: AiSdkModelMessage =
       stringContent && calls.length === 0 ? { role: 'assistant', content: 'plain answer' } : { role: 'assistant', content };
@@ -126,13 +129,17 @@ export const promptArbitrary: fc.Arbitrary<AiSdkPrompt> = fc
     turns: fc.array(fc.oneof({ weight: 3, arbitrary: userTurn }, { weight: 3, arbitrary: assistantTurn }, { weight: 1, arbitrary: systemTurn }), {
       maxLength: 10,
     }),
+    numberedPerTurn: fc.boolean(),
     tools: fc.option(
       fc.constantFrom<NonNullable<AiSdkPrompt['tools']>>({}, { read: { description: 'Read', inputSchema: { type: 'object' } } }, { run: { inputSchema: {}, providerOptions: { x: { y: 1 } } } }),
       { nil: undefined },
     ),
   })
-  .map(({ system, leadingSystem, turns, tools }) => ({
-    ...(system === undefined ? {} : { system }),
-    messages: [...leadingSystem.flatMap((turn) => turn(0)), ...turns.flatMap((turn, turnIndex) => turn(turnIndex))],
-    ...(tools === undefined ? {} : { tools }),
-  }));
+  .map(({ system, leadingSystem, turns, numberedPerTurn, tools }) => {
+    const messages = leadingSystem.flatMap((turn) => turn(0, false));
+    turns.forEach((turn, turnIndex) => {
+      // Consecutive assistant messages are one turn for the providers: their calls are numbered together.
+      messages.push(...turn(turnIndex, numberedPerTurn && messages.at(-1)?.role !== 'assistant'));
+    });
+    return { ...(system === undefined ? {} : { system }), messages, ...(tools === undefined ? {} : { tools }) };
+  });
