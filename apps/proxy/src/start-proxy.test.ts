@@ -22,11 +22,14 @@ describe('startProxy', () => {
     logs.length = 0;
   });
 
-  async function start(options: { upstream?: FakeUpstream; upstreamUrl?: string; timeoutMs?: number; maxBodyBytes?: number } = {}): Promise<RunningProxy> {
+  async function start(
+    options: { upstream?: FakeUpstream; upstreamUrl?: string; timeoutMs?: number; maxBodyBytes?: number; window?: number } = {},
+  ): Promise<RunningProxy> {
     const proxy = await startProxy({
       upstream: options.upstreamUrl ?? options.upstream?.url ?? 'http://127.0.0.1:9',
       port: 0,
       log: (line) => logs.push(line),
+      ...(options.window === undefined ? {} : { window: options.window }),
       ...(options.timeoutMs === undefined ? {} : { upstreamTimeoutMs: options.timeoutMs }),
       ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     });
@@ -274,6 +277,28 @@ describe('startProxy', () => {
     expect(upstream.received[0]?.body.toString('utf8')).toBe(odd);
     expect(logs.join('\n')).toMatch(/forwarded unchanged: not a request the anthropic codec reads/);
     expect(proxy.stats().failedOpen).toBe(1);
+  });
+
+  it('should append to a conversation whose provider numbers tool calls per turn, and forward the ids the client sent', async () => {
+    const upstream = await upstreamWith();
+    const proxy = await start({ upstream, window: 8_000 });
+    // Kimi on some hosts gives the first call of every turn the same id.
+    const id = 'functions.list_dir:0';
+    const turn = (index: number, lines: number) => [
+      { role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'list_dir', arguments: `{"path":"/repo/pkg-${index}"}` } }] },
+      { role: 'tool', tool_call_id: id, content: `pkg-${index}/src/file.ts\n`.repeat(lines) },
+    ];
+    const messages = [{ role: 'user', content: 'Map the packages.' }, ...Array.from({ length: 30 }, (_, index) => turn(index, 150)).flat()];
+    // The first request is compacted; the next two add short turns, which fit without compacting again.
+    for (const list of [messages, [...messages, ...turn(30, 3)], [...messages, ...turn(30, 3), ...turn(31, 3)]]) {
+      const response = await fetch(`${proxy.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'kimi-k3', messages: list }) });
+      expect(response.status).toBe(200);
+      await response.text();
+    }
+    expect(logs.filter((line) => line.includes('/v1/chat/completions')).map((line) => /· prefix (\w+)/.exec(line)?.[1] ?? 'none')).toEqual(['none', 'kept', 'kept']);
+    const sent = JSON.parse(upstream.received.at(-1)?.body.toString('utf8') ?? '{}') as { messages: { tool_calls?: { id: string }[]; tool_call_id?: string }[] };
+    const ids = new Set(sent.messages.flatMap((message) => [...(message.tool_calls ?? []).map((call) => call.id), ...(message.tool_call_id === undefined ? [] : [message.tool_call_id])]));
+    expect(ids).toEqual(new Set([id]));
   });
 
   it('should report what it did at GET /ctx/stats', async () => {
