@@ -109,6 +109,23 @@ describe('RequestCompressor', () => {
     expect(body.messages.at(-1)?.content).toContain('pkg-30/src/file.ts');
   });
 
+  it('should keep the cache prefix when an Anthropic-compatible provider reuses tool_use ids, and send its ids back', async () => {
+    const proxy = await compressor();
+    const turn = (index: number): Message[] => [
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_ls', name: 'ls', input: { path: `/repo/pkg-${index}` } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_ls', content: `pkg-${index}/src/file.ts\n`.repeat(150) }] },
+    ];
+    const messages: Message[] = [{ role: 'user', content: 'Map the packages.' }, ...Array.from({ length: 30 }, (_, index) => turn(index)).flat()];
+    expect((await proxy.compress('anthropic', request(messages), 'r')).outcome).toBe('compressed');
+
+    const next = await proxy.compress('anthropic', request([...messages, ...turn(30)]), 'r');
+    expect([next.outcome, next.prefix]).toEqual(['compressed', 'kept']);
+    const body = JSON.parse(textOf(next.body)) as { messages: { content: { type: string; id?: string; tool_use_id?: string }[] | string }[] };
+    const ids = body.messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content.flatMap((block) => block.id ?? block.tool_use_id ?? [])));
+    expect(ids.length).toBeGreaterThan(2);
+    expect(new Set(ids)).toEqual(new Set(['toolu_ls']));
+  });
+
   it("should compress a request that breaks an API rule on its own, not blaming the client's problem on compression", async () => {
     const proxy = await compressor();
     // Two user messages in a row: the API's rules say roles alternate, and the compressed request keeps both.

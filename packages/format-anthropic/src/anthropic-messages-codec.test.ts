@@ -403,6 +403,39 @@ describe('anthropicMessagesCodec', () => {
     });
   });
 
+  describe('reused tool_use ids', () => {
+    const turn = (path: string) => [
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_ls', name: 'ls', input: { path } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_ls', content: `${path}/index.ts` }] },
+    ];
+    const request = { model: 'kimi-k3', max_tokens: 64, messages: [{ role: 'user', content: 'Map the repo.' }, ...turn('src'), ...turn('test')] };
+
+    it('AN-113: should give a tool_use reusing an earlier id (and its tool_result) an id of its own, write the recorded id back and say so', () => {
+      const { conversation, warnings } = roundTrip(request);
+      const ids = conversation.history.flatMap((entry) =>
+        entry.blocks.flatMap((block) => (block.type === 'tool_call' ? [block.id] : block.type === 'tool_response' ? [block.callId] : [])),
+      );
+
+      expect(ids).toEqual(['toolu_ls', 'toolu_ls', 'toolu_ls_2', 'toolu_ls_2']);
+      expect(findToolPairingProblems(conversation.history)).toEqual([]);
+      expect(warnings).toEqual([expect.objectContaining({ type: 'malformed', path: 'messages[3].content[0]' })]);
+    });
+
+    it('AN-114: should write a tool_result with the id its tool_use was written with, even when it was rebuilt without its metadata', () => {
+      const { history } = anthropicMessagesCodec.decode(request).conversation;
+      const rebuilt = history.map((entry) => ({
+        ...entry,
+        blocks: entry.blocks.map((block) => (block.type === 'tool_response' ? { type: 'tool_response' as const, callId: block.callId, toolName: block.toolName, result: '[omitted]' } : block)),
+      }));
+      const { value } = anthropicMessagesCodec.encode({ history: rebuilt });
+      const resultIds = value.messages.flatMap((message) =>
+        typeof message.content === 'string' ? [] : message.content.flatMap((block) => (block.type === 'tool_result' ? [block.tool_use_id] : [])),
+      );
+
+      expect(resultIds).toEqual(['toolu_ls', 'toolu_ls']);
+    });
+  });
+
   describe('encode (entries from other formats)', () => {
     it('AN-112: should repair lone surrogates with U+FFFD and say how many strings and where', () => {
       const { value, warnings } = encodeHistory([

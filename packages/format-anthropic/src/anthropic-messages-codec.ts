@@ -13,6 +13,8 @@ import { encodeAnthropicRequest } from './encode-anthropic-request.js';
  * - `user` message → its `tool_result` blocks form a `tool` entry (`toolName` from the matching `tool_use`,
  *   `content` → `result`, `is_error` → `isError`) and its other blocks a `human` entry right after it; encoding
  *   merges them back into one message in the original block order.
+ * - A `tool_use` id an earlier `tool_use` already had → `<id>_2`, `<id>_3`, … for the tool use and the results
+ *   answering it, so the history pairs them (`malformed` warning); the request's id is written back.
  * - `system` ↔ `conversation.system`; `tools` ↔ `conversation.tools` (`input_schema` ↔ `inputSchema`).
  * - Response `Message` fields on a message (`id`, `model`, `stop_reason`, `usage`, …) round-trip; `id`, `model`
  *   and `usage` are also read into the entry's metadata.

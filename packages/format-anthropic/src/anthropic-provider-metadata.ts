@@ -54,8 +54,11 @@ export interface AnthropicConversationMarkers {
 
 /** Block layout marker: a tool_use `input` that was not an object (the encoder otherwise wraps it as `{ value }`). */
 export const keepInputMarker = 'keepInput';
-/** Block layout marker: a tool_use id already used earlier in the request (the encoder otherwise renames it). */
-export const keepIdMarker = 'keepId';
+/**
+ * Block layout marker: the id the request gave a tool_use (or, on a tool_result, the id it answered), when the history
+ * holds a renamed copy because an earlier tool_use had that id; the encoder writes it back.
+ */
+export const recordedIdMarker = 'recordedId';
 /** Tool layout marker: a custom tool without `input_schema` (the encoder otherwise adds an empty one). */
 export const inputSchemaAbsentMarker = 'inputSchemaAbsent';
 

@@ -1,5 +1,12 @@
 import type { DecodeResult, FormatWarning, HistoryEntry } from '@ctx/core';
-import { copyNativeStructure, countUnchangedMessages, parseMessagesFrom } from '@ctx/format-utils';
+import {
+  copyNativeStructure,
+  countUnchangedMessages,
+  createUniqueCallIds,
+  parseMessagesFrom,
+  replayCallIdUses,
+  type CallIdUse,
+} from '@ctx/format-utils';
 import type { AnthropicMessageParam } from './anthropic-request-schema.js';
 import { anthropicConversationOf, decodeAnthropicMessage, parseAnthropicRequest } from './decode-anthropic-request.js';
 
@@ -27,6 +34,8 @@ interface SeenMessage {
   readonly entries: readonly HistoryEntry[];
   readonly warnings: readonly FormatWarning[];
   readonly named: readonly (readonly [string, string])[];
+  /** The tool_use ids it used, in order, told again to decode the messages after it. */
+  readonly uses: readonly CallIdUse[];
 }
 
 /**
@@ -36,7 +45,7 @@ interface SeenMessage {
  * warnings and tool names, and a copy of its structure), and on the next request validates and decodes only the
  * messages after those that are unchanged — compared property by property with the copies, so a message the caller
  * changed in place is read again. A message's entries depend only on it, the message before it and the tool_use
- * blocks before it, so the result is the one the codec gives (property-tested against it). The request's other
+ * blocks and tool_results before it (their names, and the ids the history gives reused ones), so the result is the one the codec gives (property-tested against it). The request's other
  * fields (system, tools, parameters) are read on every call.
  *
  * @returns A decoder; it keeps the last request's messages (their strings are shared, not copied).
@@ -58,11 +67,14 @@ export function createAnthropicRequestDecoder(): AnthropicRequestDecoder {
       const { messages, count: from } = countUnchangedMessages(input, copies);
       const kept = seen.slice(0, from);
       const request = parseMessagesFrom(input, from, parseAnthropicRequest);
-      const toolNames = new Map<string, string>();
-      for (const message of kept) for (const [id, name] of message.named) toolNames.set(id, name);
+      const context = { toolNames: new Map<string, string>(), ids: createUniqueCallIds() };
+      for (const message of kept) {
+        for (const [id, name] of message.named) context.toolNames.set(id, name);
+        replayCallIdUses(context.ids, message.uses);
+      }
       const added = request.messages.map((message, offset) => {
         const previous = offset === 0 ? (messages?.[from - 1] as AnthropicMessageParam | undefined) : request.messages[offset - 1];
-        return decodeAnthropicMessage(message, from + offset, previous, toolNames);
+        return decodeAnthropicMessage(message, from + offset, previous, context);
       });
       const history = [...kept.flatMap((message) => message.entries), ...added.flatMap((message) => message.entries)];
       const conversation = anthropicConversationOf(request, history);
@@ -73,7 +85,7 @@ export function createAnthropicRequestDecoder(): AnthropicRequestDecoder {
         ...kept,
         ...added.map((message, offset): SeenMessage => {
           const entries = conversation.history.slice(position, (position += message.entries.length));
-          return { copy: copyNativeStructure(request.messages[offset]), entries, warnings: message.warnings, named: message.named };
+          return { copy: copyNativeStructure(request.messages[offset]), entries, warnings: message.warnings, named: message.named, uses: message.uses };
         }),
       ];
       copies = seen.map((message) => message.copy);

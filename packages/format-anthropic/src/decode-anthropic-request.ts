@@ -17,7 +17,14 @@ import {
   type ToolDefinition,
   type ToolResponseBlock,
 } from '@ctx/core';
-import { fieldsExcept, imageMediaTypeFromUrl, parseNativeValue } from '@ctx/format-utils';
+import {
+  createUniqueCallIds,
+  fieldsExcept,
+  imageMediaTypeFromUrl,
+  parseNativeValue,
+  type CallIdUse,
+  type UniqueCallIds,
+} from '@ctx/format-utils';
 import {
   anthropicRequestSchema,
   knownAnthropicBlockTypes,
@@ -40,8 +47,8 @@ import {
   entryProviderMetadata,
   fieldsWithLayout,
   inputSchemaAbsentMarker,
-  keepIdMarker,
   keepInputMarker,
+  recordedIdMarker,
   type OpaqueBlock,
   toProviderMetadata,
 } from './anthropic-provider-metadata.js';
@@ -55,10 +62,14 @@ const userOnlyTypes: ReadonlySet<string> = new Set(['tool_result']);
 /** State shared while decoding one request. */
 interface DecodeState {
   readonly warnings: FormatWarning[];
-  /** Tool names by tool_use id, for the `toolName` of the tool_result blocks that answer them. */
+  /** Tool names by (history) tool_use id, for the `toolName` of the tool_result blocks that answer them. */
   readonly toolNames: Map<string, string>;
+  /** The history's ids for the request's tool_use ids (renamed where a tool_use reuses an earlier one's id). */
+  readonly ids: UniqueCallIds;
   /** Every tool_use read, in order: what `toolNames` was given. */
   readonly named: (readonly [id: string, name: string])[];
+  /** Every tool_use id used, in order: what `ids` was told. */
+  readonly uses: CallIdUse[];
 }
 
 function withMetadata<T extends ContentBlock>(block: T, nativeFields: JsonObject): T {
@@ -123,24 +134,28 @@ function decodeToolUse(block: AnthropicToolUseBlockParam, path: string, state: D
     state.warnings.push({ type: 'malformed', message: 'tool_use input is not an object; it is kept as it is', path });
     layout[keepInputMarker] = true;
   }
-  if (state.toolNames.has(block.id)) {
+  const id = state.ids.callId(block.id);
+  state.uses.push(['call', block.id]);
+  if (id !== block.id) {
     state.warnings.push({
       type: 'malformed',
-      message: `tool_use id ${block.id} is used more than once; it is kept as it is`,
+      message: `tool_use id ${block.id} is used more than once; the history holds this one as ${id}, and encoding writes ${block.id} back`,
       path,
     });
-    layout[keepIdMarker] = true;
+    layout[recordedIdMarker] = block.id;
   }
-  state.toolNames.set(block.id, block.name);
-  state.named.push([block.id, block.name]);
+  state.toolNames.set(id, block.name);
+  state.named.push([id, block.name]);
   return withMetadata(
-    { type: 'tool_call', id: block.id, name: block.name, parameters: block.input },
+    { type: 'tool_call', id, name: block.name, parameters: block.input },
     fieldsWithLayout(fieldsExcept(block, ['type', 'id', 'name', 'input']), layout),
   );
 }
 
 function decodeToolResult(block: AnthropicToolResultBlockParam, path: string, state: DecodeState): ToolResponseBlock {
-  const toolName = state.toolNames.get(block.tool_use_id);
+  const callId = state.ids.answeredId(block.tool_use_id);
+  state.uses.push(['answer', block.tool_use_id]);
+  const toolName = state.toolNames.get(callId);
   if (toolName === undefined) {
     state.warnings.push({
       type: 'other',
@@ -150,13 +165,19 @@ function decodeToolResult(block: AnthropicToolResultBlockParam, path: string, st
   }
   const response: ToolResponseBlock = {
     type: 'tool_response',
-    callId: block.tool_use_id,
+    callId,
     toolName: toolName ?? '',
     // A tool_result without content is a valid "no output" answer; null stands for it.
     result: block.content ?? null,
     ...(block.is_error === undefined ? {} : { isError: block.is_error }),
   };
-  return withMetadata(response, fieldsExcept(block, ['type', 'tool_use_id', 'content', 'is_error']));
+  return withMetadata(
+    response,
+    fieldsWithLayout(
+      fieldsExcept(block, ['type', 'tool_use_id', 'content', 'is_error']),
+      callId === block.tool_use_id ? {} : { [recordedIdMarker]: block.tool_use_id },
+    ),
+  );
 }
 
 function decodeThinking(block: AnthropicThinkingBlockParam): ThinkingBlock {
@@ -352,21 +373,31 @@ export interface DecodedAnthropicMessage {
   readonly warnings: readonly FormatWarning[];
   /** The tool_use blocks it holds, as `[id, name]` in order: later tool_result blocks take their names from these. */
   readonly named: readonly (readonly [id: string, name: string])[];
+  /** The tool_use ids it used, in order: what it told the `ids` it was decoded with. */
+  readonly uses: readonly CallIdUse[];
+}
+
+/** What the messages before one tell how to decode it. */
+export interface AnthropicMessageContext {
+  /** The tool names of every tool_use before it, by history id; its own are added. */
+  readonly toolNames: Map<string, string>;
+  /** The history ids of the tool_use ids used before it; told its own. */
+  readonly ids: UniqueCallIds;
 }
 
 /**
- * Decodes the message at `index` of a (validated) request, given the message before it and the tool names of every
- * tool_use before it. `toolNames` is updated with the message's own tool_use blocks.
+ * Decodes the message at `index` of a (validated) request, given the message before it and what the messages
+ * before it tell (updated with what it adds).
  */
 export function decodeAnthropicMessage(
   message: AnthropicMessageParam,
   index: number,
   previous: AnthropicMessageParam | undefined,
-  toolNames: Map<string, string>,
+  context: AnthropicMessageContext,
 ): DecodedAnthropicMessage {
-  const state: DecodeState = { warnings: [], toolNames, named: [] };
+  const state: DecodeState = { ...context, warnings: [], named: [], uses: [] };
   const entries = decodeMessage(message, index, previous, state);
-  return { entries, warnings: state.warnings, named: state.named };
+  return { entries, warnings: state.warnings, named: state.named, uses: state.uses };
 }
 
 /**
@@ -407,11 +438,11 @@ export function parseAnthropicRequest(input: unknown): AnthropicRequest {
  */
 export function decodeAnthropicRequest(input: unknown): DecodeResult {
   const request = parseAnthropicRequest(input);
-  const toolNames = new Map<string, string>();
+  const context = { toolNames: new Map<string, string>(), ids: createUniqueCallIds() };
   const history: HistoryEntry[] = [];
   const warnings: FormatWarning[] = [];
   request.messages.forEach((message, index) => {
-    const decoded = decodeAnthropicMessage(message, index, request.messages[index - 1], toolNames);
+    const decoded = decodeAnthropicMessage(message, index, request.messages[index - 1], context);
     history.push(...decoded.entries);
     warnings.push(...decoded.warnings);
   });

@@ -25,8 +25,8 @@ import {
   type AnthropicEntryMarkers,
   anthropicKey,
   inputSchemaAbsentMarker,
-  keepIdMarker,
   keepInputMarker,
+  recordedIdMarker,
   readConversationMarkers,
   readEntryMarkers,
   readLayout,
@@ -71,8 +71,8 @@ function isBlankText(block: JsonObject): boolean {
 class AnthropicEncoder {
   readonly warnings: FormatWarning[] = [];
   private readonly toolUseIds = new Set<string>();
-  /** Tool use ids renamed in the current assistant turn, for the tool results that answer them. */
-  private renamedIds = new Map<string, string>();
+  /** The id each tool_use of the current assistant turn was written with, by its history id, for the results answering it. */
+  private writtenIds = new Map<string, string>();
   private previousSpeaker: HistoryEntry['speaker'] | undefined;
 
   private warn(type: FormatWarning['type'], message: string, path: string): void {
@@ -110,19 +110,21 @@ class AnthropicEncoder {
       );
       input = { value: input };
     }
-    let id = block.id;
-    if (this.toolUseIds.has(id) && layout[keepIdMarker] !== true) {
-      // The API wants tool_use ids unique in the request; some recordings reuse them across turns.
+    // A request that reused an id gets it back (the history holds a renamed copy).
+    const recorded = layout[recordedIdMarker];
+    let id = typeof recorded === 'string' ? recorded : block.id;
+    if (typeof recorded !== 'string' && this.toolUseIds.has(id)) {
+      // The API wants tool_use ids unique in the request; a history from elsewhere may reuse them across turns.
       let suffix = 2;
       while (this.toolUseIds.has(`${block.id}_${suffix}`)) suffix++;
       id = `${block.id}_${suffix}`;
-      this.renamedIds.set(block.id, id);
       this.warn(
         'other',
         `tool_use id ${block.id} was already used in this request; renamed to ${id} here and in its tool_result`,
         path,
       );
     }
+    this.writtenIds.set(block.id, id);
     this.toolUseIds.add(id);
     return { ...fields, type: 'tool_use', id, name: block.name, input };
   }
@@ -137,13 +139,24 @@ class AnthropicEncoder {
     return JSON.stringify(result);
   }
 
+  /**
+   * The `tool_use_id` of a result: the id its tool_use (in the turn before) was written with, so the two always match,
+   * even when a strategy rebuilt the result without its metadata; its own recorded id when its call is not there.
+   */
+  private writtenCallId(block: ToolResponseBlock): string {
+    const written = this.writtenIds.get(block.callId);
+    if (written !== undefined) return written;
+    const recorded = readLayout(block.providerMetadata)[recordedIdMarker];
+    return typeof recorded === 'string' ? recorded : block.callId;
+  }
+
   private toolResponse(block: ToolResponseBlock, path: string): JsonObject {
     const fields = readNativeFields(block.providerMetadata);
     const content = this.toolResultContent(block.result, path);
     return {
       ...fields,
       type: 'tool_result',
-      tool_use_id: this.renamedIds.get(block.callId) ?? block.callId,
+      tool_use_id: this.writtenCallId(block),
       ...(content === undefined ? {} : { content }),
       ...(block.isError === undefined ? {} : { is_error: block.isError }),
     };
@@ -181,7 +194,7 @@ class AnthropicEncoder {
 
   /** An entry's native blocks, with its opaque blocks put back at their positions. */
   render(entry: HistoryEntry, index: number, markers: AnthropicEntryMarkers): RenderedBlock[] {
-    if (entry.speaker === 'ai' && this.previousSpeaker !== 'ai') this.renamedIds = new Map();
+    if (entry.speaker === 'ai' && this.previousSpeaker !== 'ai') this.writtenIds = new Map();
     this.previousSpeaker = entry.speaker;
     const rendered: RenderedBlock[] = [];
     entry.blocks.forEach((block, blockIndex) => {

@@ -11,7 +11,14 @@ import {
   type ToolCallBlock,
   type ToolDefinition,
 } from '@ctx/core';
-import { createUniqueCallIds, fieldsExcept, imageMediaTypeFromUrl, parseNativeValue, type UniqueCallIds } from '@ctx/format-utils';
+import {
+  createUniqueCallIds,
+  fieldsExcept,
+  imageMediaTypeFromUrl,
+  parseNativeValue,
+  type CallIdUse,
+  type UniqueCallIds,
+} from '@ctx/format-utils';
 import { parseDataUrl } from './data-url.js';
 import { audioMediaType, audioFormat } from './audio-format.js';
 import {
@@ -43,20 +50,6 @@ import {
 import { parseToolCallArguments, serializeToolCallArguments } from './tool-call-arguments.js';
 
 const format = 'openai-chat';
-
-/**
- * A tool call id as the request used it, in order: a call made with it, or a tool message answering it. Told again to
- * a fresh {@link UniqueCallIds}, the uses of the messages before one give the ids that message was decoded with.
- */
-export type CallIdUse = readonly [use: 'call' | 'answer', recordedId: string];
-
-/** Tells `ids` the uses of some messages again, in order. */
-export function replayCallIdUses(ids: UniqueCallIds, uses: readonly CallIdUse[]): void {
-  for (const [use, recordedId] of uses) {
-    if (use === 'call') ids.callId(recordedId);
-    else ids.answeredId(recordedId);
-  }
-}
 
 /** State shared while decoding one request. */
 interface DecodeState {

@@ -1,12 +1,17 @@
 import type { DecodeResult, FormatWarning, HistoryEntry, TextBlock } from '@ctx/core';
-import { copyNativeStructure, countUnchangedMessages, createUniqueCallIds, parseMessagesFrom } from '@ctx/format-utils';
+import {
+  copyNativeStructure,
+  countUnchangedMessages,
+  createUniqueCallIds,
+  parseMessagesFrom,
+  replayCallIdUses,
+  type CallIdUse,
+} from '@ctx/format-utils';
 import {
   decodeLeadingSystem,
   decodeOpenAIMessage,
   openAIConversationOf,
   parseOpenAIRequest,
-  replayCallIdUses,
-  type CallIdUse,
   type PendingFunctionCall,
 } from './decode-openai-request.js';
 import type { OpenAIMessage } from './openai-chat-request-schema.js';

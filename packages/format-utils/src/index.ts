@@ -34,4 +34,4 @@ export { imageMediaTypeFromUrl } from './image-media-type.js';
 export { copyNativeStructure, countUnchangedMessages, isSameNativeStructure, parseMessagesFrom } from './native-structure.js';
 
 // Tool call ids
-export { createUniqueCallIds, type UniqueCallIds } from './unique-call-ids.js';
+export { createUniqueCallIds, replayCallIdUses, type CallIdUse, type UniqueCallIds } from './unique-call-ids.js';

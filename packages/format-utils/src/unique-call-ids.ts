@@ -101,3 +101,28 @@ class CallIdBook implements UniqueCallIds {
 export function createUniqueCallIds(reserved: Iterable<string> = []): UniqueCallIds {
   return new CallIdBook(new Set(reserved), new Set(), new Map());
 }
+
+/**
+ * A tool call id as an input used it, in order: a call made with it, or an answer to it. A decoder that keeps what it
+ * read of each message keeps its uses; told again to a fresh {@link UniqueCallIds} ({@link replayCallIdUses}), the
+ * uses of the messages before one give the ids that message was decoded with.
+ */
+export type CallIdUse = readonly [use: 'call' | 'answer', recordedId: string];
+
+/**
+ * Tells `ids` some uses again, in order.
+ *
+ * @param ids - The bookkeeping to bring up to date.
+ * @param uses - The uses, as the decode that first saw them told them.
+ * @example
+ * ```ts
+ * const ids = createUniqueCallIds();
+ * for (const message of keptMessages) replayCallIdUses(ids, message.uses);
+ * ```
+ */
+export function replayCallIdUses(ids: UniqueCallIds, uses: readonly CallIdUse[]): void {
+  for (const [use, recordedId] of uses) {
+    if (use === 'call') ids.callId(recordedId);
+    else ids.answeredId(recordedId);
+  }
+}
