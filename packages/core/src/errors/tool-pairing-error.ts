@@ -24,7 +24,9 @@ function describeProblem(problem: AddedToolPairingProblem, firstIndex: number): 
 function describeFix(problems: readonly AddedToolPairingProblem[]): string {
   const fixes: string[] = [];
   if (problems.some((problem) => problem.kind === 'duplicate-call-id')) {
-    fixes.push('give every tool call its own id (rename ids a provider reuses when decoding its response)');
+    fixes.push(
+      'give every tool call its own id (providers that number calls per turn reuse them: the ctx codecs rename such ids, and createUniqueCallIds in @ctx/format-utils does it for a decoder of your own)',
+    );
   }
   if (problems.some((problem) => problem.kind !== 'duplicate-call-id')) {
     fixes.push(
