@@ -115,6 +115,69 @@ describe.skipIf(!corpusExists)('startProxy on a recorded Claude Code session', (
   }, 60_000);
 });
 
+type ChatMessage = { role: string; tool_calls?: { id: string; function: { name: string } }[]; tool_call_id?: string };
+
+/**
+ * The request with its tool call ids numbered per turn, as Kimi writes them (`functions.<name>:<index>`, the same
+ * ids again in every turn), each tool message answering its call by the new id.
+ */
+function numberedPerTurn(request: Record<string, unknown>): Record<string, unknown> {
+  let renamed = new Map<string, string>();
+  const messages = (request.messages as ChatMessage[]).map((message) => {
+    if (message.role === 'assistant' && message.tool_calls !== undefined) {
+      renamed = new Map(message.tool_calls.map((call, index) => [call.id, `functions.${call.function.name}:${index}`]));
+      return { ...message, tool_calls: message.tool_calls.map((call) => ({ ...call, id: renamed.get(call.id) ?? call.id })) };
+    }
+    if (message.role === 'tool' && message.tool_call_id !== undefined) return { ...message, tool_call_id: renamed.get(message.tool_call_id) ?? message.tool_call_id };
+    return message;
+  });
+  return { ...request, messages };
+}
+
+/** The messages of a body with every tool call id blanked, to compare two bodies that differ only in their ids. */
+function withoutCallIds(body: Buffer): string {
+  return JSON.stringify(messagesOf(body), (key, value: unknown) => (key === 'id' || key === 'tool_call_id' ? '' : value));
+}
+
+describe.skipIf(!corpusExists)('startProxy on a recorded session whose tool call ids are numbered per turn', () => {
+  it('should compress it exactly as the session with unique ids, and send every id back as the client gave it', async () => {
+    const upstream = await startFakeUpstream();
+    const proxy = await startProxy({ upstream: upstream.url, port: 0, window: 60_000, preset: 'coding-agent', log: () => undefined });
+    const post = (conversation: string, request: Record<string, unknown>) =>
+      fetch(`${proxy.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer test-key', 'x-ctx-conversation': conversation },
+        body: JSON.stringify(request),
+      }).then((response) => response.text().then(() => response.status));
+    try {
+      for (const history of callPoints(loadCorpusSession(), 6, 16)) {
+        const unique = openAIRequestFor(history);
+        const numbered = numberedPerTurn(unique);
+        expect(await post('unique', unique)).toBe(200);
+        const uniqueBody = upstream.received.at(-1)?.body ?? Buffer.from('{"messages":[]}');
+        expect(await post('numbered', numbered)).toBe(200);
+        const numberedBody = upstream.received.at(-1)?.body ?? Buffer.from('{"messages":[]}');
+        // The same messages, compacted at the same requests, and only the ids the client gave go upstream.
+        expect(withoutCallIds(numberedBody)).toBe(withoutCallIds(uniqueBody));
+        const sent = messagesOf(numberedBody) as ChatMessage[];
+        let open = new Set<string>();
+        for (const message of sent) {
+          if (message.tool_calls !== undefined) open = new Set(message.tool_calls.map((call) => call.id));
+          if (message.tool_call_id !== undefined) expect(open.has(message.tool_call_id)).toBe(true);
+        }
+        expect(sent.flatMap((message) => (message.tool_calls ?? []).map((call) => call.id)).every((id) => /^functions\.\w+:\d+$/.test(id))).toBe(true);
+      }
+      const stats = proxy.stats();
+      expect(stats.compressed).toBeGreaterThan(0);
+      expect(stats.failedOpen).toBe(0);
+      expect(stats.cachePrefix.brokenOtherwise).toBe(0);
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
+  }, 120_000);
+});
+
 describe.skipIf(!corpusExists)('startProxy modes on a recorded Claude Code session', () => {
   const post = (proxy: RunningProxy, path: string, request: Record<string, unknown>) =>
     fetch(`${proxy.url}${path}`, {
