@@ -113,4 +113,96 @@ describe.skipIf(!corpusExists)('createContextMiddleware on a long Claude Code se
     expect(reports.filter((report) => report.type === 'passed-through')).toEqual([]);
     expect(reports.filter((report) => report.type === 'compressed' && report.rebuilt)).toHaveLength(1);
   });
+
+  it('should compress the session the same when its tool call ids are numbered per turn, and send those ids back', { timeout: 240_000 }, async () => {
+    const [session] = loadLongClaudeCodeSessions();
+    const { conversation } = session as NonNullable<typeof session>;
+    const tokenizer = await createGptTokenizer();
+    const replay = async (numbered: boolean) => {
+      const prompts: (readonly LanguageModelPromptMessage[])[] = [];
+      const reports: ContextReport[] = [];
+      const model = new MockLanguageModelV3({
+        doGenerate: (options) => {
+          prompts.push(options.prompt);
+          return Promise.resolve({
+            content: [{ type: 'text', text: 'ok' }],
+            finishReason: { unified: 'stop', raw: undefined },
+            usage: { inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+            warnings: [],
+          });
+        },
+      });
+      const wrapped = wrapLanguageModel({
+        model,
+        middleware: createContextMiddleware({
+          strategy: [createHighDensityStrategy(), createTruncationStrategy()],
+          contextWindow,
+          tokenizer,
+          onReport: (report) => reports.push(report),
+        }),
+      });
+      const entries: HistoryEntry[] = [];
+      const openCalls = new Set<string>();
+      for (const entry of conversation.history) {
+        entries.push(entry);
+        for (const block of entry.blocks) {
+          if (block.type === 'tool_call') openCalls.add(block.id);
+          if (block.type === 'tool_response') openCalls.delete(block.callId);
+        }
+        if (entry.speaker === 'ai' || openCalls.size > 0 || prompts.length >= maxCalls) continue;
+        const { value } = aiSdkCodec.encode({ ...conversation, history: entries });
+        const messages = numbered ? numberedPerTurn(value.messages as ModelMessage[]) : (value.messages as ModelMessage[]);
+        await generateText({ model: wrapped, ...(value.system === undefined ? {} : { system: value.system }), messages, providerOptions: { ctx: { conversationId: 'session' } } });
+      }
+      return { prompts, reports };
+    };
+    const unique = await replay(false);
+    const numbered = await replay(true);
+
+    expect(numbered.prompts).toHaveLength(maxCalls);
+    // One state for the whole session (built at the first call), never rebuilt because an id came again.
+    expect(numbered.reports.filter((report) => report.type === 'compressed' && report.rebuilt)).toHaveLength(1);
+    numbered.prompts.forEach((prompt, index) => {
+      expect(withoutCallIds(prompt), `request ${index + 1}`).toBe(withoutCallIds(unique.prompts[index] ?? []));
+      expect(callIdsOf(prompt).every((id) => /^functions\.\w+:\d+$/.test(id)), `request ${index + 1}`).toBe(true);
+      expect(promptProblems(prompt), `request ${index + 1}`).toEqual([]);
+    });
+  });
 });
+
+/**
+ * The messages with their tool call ids numbered per provider turn (consecutive assistant messages are one), as Kimi
+ * writes them: `functions.<tool>:<index>`, the same ids again in every turn; each result answers its call's new id.
+ */
+function numberedPerTurn(messages: readonly ModelMessage[]): ModelMessage[] {
+  let renamed = new Map<string, string>();
+  let previousRole: string | undefined;
+  const rename = <Part>(part: Part & { type: string; toolCallId?: string }): Part =>
+    part.toolCallId === undefined ? part : { ...part, toolCallId: renamed.get(part.toolCallId) ?? part.toolCallId };
+  return messages.map((message) => {
+    if (message.role === 'assistant' && previousRole !== 'assistant') renamed = new Map();
+    previousRole = message.role;
+    if (message.role === 'assistant' && typeof message.content !== 'string') {
+      for (const part of message.content) {
+        if (part.type === 'tool-call') renamed.set(part.toolCallId, `functions.${part.toolName}:${renamed.size}`);
+      }
+      return { ...message, content: message.content.map((part) => rename(part)) };
+    }
+    if (message.role === 'tool') return { ...message, content: message.content.map((part) => rename(part)) };
+    return message;
+  });
+}
+
+/** The tool call ids a prompt's assistant messages hold. */
+function callIdsOf(prompt: readonly LanguageModelPromptMessage[]): string[] {
+  return prompt.flatMap((message) =>
+    message.role === 'assistant' && Array.isArray(message.content)
+      ? (message.content as { type: string; toolCallId?: string }[]).flatMap((part) => (part.type === 'tool-call' && part.toolCallId !== undefined ? [part.toolCallId] : []))
+      : [],
+  );
+}
+
+/** A prompt with every tool call id blanked, to compare two prompts that differ only in their ids. */
+function withoutCallIds(prompt: readonly LanguageModelPromptMessage[]): string {
+  return JSON.stringify(prompt, (key, value: unknown) => (key === 'toolCallId' ? '' : value));
+}
