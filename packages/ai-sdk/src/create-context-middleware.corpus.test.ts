@@ -2,7 +2,7 @@
 // call the app passes the whole conversation so far (`generateText({ messages })`), the middleware compresses it
 // with high-density and truncation as its fallback, and the mock model reports the input size it received. Each
 // prompt it received is then sent through @ai-sdk/anthropic and @ai-sdk/openai-compatible to a fake API on loopback.
-import { findToolPairingProblems, type HistoryEntry } from '@ctx/core';
+import { findToolPairingProblems, type Conversation, type HistoryEntry, type Tokenizer } from '@ctx/core';
 import { aiSdkCodec } from '@ctx/format-ai-sdk';
 import { findNewValidityProblems } from '@ctx/retention';
 import { createHighDensityStrategy } from '@ctx/strategy-high-density';
@@ -23,6 +23,81 @@ if (!corpusExists) console.warn('Skipping the middleware corpus replay: ../share
 const contextWindow = 60_000;
 const maxCalls = 50;
 
+/** A mock model that records each prompt it receives and reports `inputTokens(prompt)` as the call's input size. */
+function recordingModel(prompts: (readonly LanguageModelPromptMessage[])[], inputTokens: (prompt: readonly LanguageModelPromptMessage[]) => number) {
+  return new MockLanguageModelV3({
+    doGenerate: (options) => {
+      prompts.push(options.prompt);
+      const input = inputTokens(options.prompt);
+      return Promise.resolve({
+        content: [{ type: 'text', text: 'ok' }],
+        finishReason: { unified: 'stop', raw: undefined },
+        usage: { inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+        warnings: [],
+      });
+    },
+  });
+}
+
+/** What a replay of the session through the middleware recorded. */
+interface Replay {
+  /** The prompts the model received (compressed by the middleware). */
+  readonly prompts: (readonly LanguageModelPromptMessage[])[];
+  /** The prompts the app itself sent, when asked for: the same calls to a model without the middleware. */
+  readonly originals: (readonly LanguageModelPromptMessage[])[];
+  readonly reports: ContextReport[];
+  /** The tokens of the app's last prompt. */
+  readonly originalTokens: number;
+}
+
+/**
+ * Replays the session through the middleware as an app would call the model: after a user message or the last result
+ * of the model's tool calls, with the whole conversation so far (`messagesOf` may rewrite the app's messages), up to
+ * `maxCalls` calls.
+ */
+async function replay(
+  conversation: Conversation,
+  tokenizer: Tokenizer,
+  options: { readonly withOriginals: boolean; readonly messagesOf?: (messages: ModelMessage[]) => ModelMessage[] },
+): Promise<Replay> {
+  const prompts: (readonly LanguageModelPromptMessage[])[] = [];
+  const originals: (readonly LanguageModelPromptMessage[])[] = [];
+  const reports: ContextReport[] = [];
+  const wrapped = wrapLanguageModel({
+    model: recordingModel(prompts, (prompt) => providerTokens(prompt, tokenizer)),
+    middleware: createContextMiddleware({
+      strategy: [createHighDensityStrategy(), createTruncationStrategy()],
+      contextWindow,
+      tokenizer,
+      onReport: (report) => reports.push(report),
+    }),
+  });
+  const unwrapped = recordingModel(originals, () => 1);
+  const entries: HistoryEntry[] = [];
+  const openCalls = new Set<string>();
+  let originalTokens = 0;
+  for (const entry of conversation.history) {
+    entries.push(entry);
+    for (const block of entry.blocks) {
+      if (block.type === 'tool_call') openCalls.add(block.id);
+      if (block.type === 'tool_response') openCalls.delete(block.callId);
+    }
+    // The model is called after a user message or the last result of its tool calls, not after its own reply.
+    if (entry.speaker === 'ai' || openCalls.size > 0 || prompts.length >= maxCalls) continue;
+    const { value } = aiSdkCodec.encode({ ...conversation, history: entries });
+    const messages = options.messagesOf?.(value.messages as ModelMessage[]) ?? (value.messages as ModelMessage[]);
+    originalTokens = tokenizer.countTokens(JSON.stringify(messages));
+    const call = {
+      ...(value.system === undefined ? {} : { system: value.system }),
+      messages,
+      providerOptions: { ctx: { conversationId: 'session' } },
+    };
+    await generateText({ model: wrapped, ...call });
+    if (options.withOriginals) await generateText({ model: unwrapped, ...call });
+  }
+  return { prompts, originals, reports, originalTokens };
+}
+
 describe.skipIf(!corpusExists)('createContextMiddleware on a long Claude Code session', () => {
   it('should send every request inside the window and pair-valid, keeping one state for the whole session', { timeout: 240_000 }, async () => {
     const [session] = loadLongClaudeCodeSessions();
@@ -31,64 +106,7 @@ describe.skipIf(!corpusExists)('createContextMiddleware on a long Claude Code se
     // Recorded sessions hold a few orphan tool results; the replay starts from a pair-valid history like an app's.
     expect(findToolPairingProblems(conversation.history)).toEqual([]);
     const tokenizer = await createGptTokenizer();
-    const prompts: (readonly LanguageModelPromptMessage[])[] = [];
-    const model = new MockLanguageModelV3({
-      doGenerate: (options) => {
-        prompts.push(options.prompt);
-        const inputTokens = providerTokens(options.prompt, tokenizer);
-        return Promise.resolve({
-          content: [{ type: 'text', text: 'ok' }],
-          finishReason: { unified: 'stop', raw: undefined },
-          usage: { inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
-          warnings: [],
-        });
-      },
-    });
-    // The same calls without the middleware: the prompts the app itself would have sent.
-    const originals: (readonly LanguageModelPromptMessage[])[] = [];
-    const unwrapped = new MockLanguageModelV3({
-      doGenerate: (options) => {
-        originals.push(options.prompt);
-        return Promise.resolve({
-          content: [{ type: 'text', text: 'ok' }],
-          finishReason: { unified: 'stop', raw: undefined },
-          usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
-          warnings: [],
-        });
-      },
-    });
-    const reports: ContextReport[] = [];
-    const wrapped = wrapLanguageModel({
-      model,
-      middleware: createContextMiddleware({
-        strategy: [createHighDensityStrategy(), createTruncationStrategy()],
-        contextWindow,
-        tokenizer,
-        onReport: (report) => reports.push(report),
-      }),
-    });
-
-    const entries: HistoryEntry[] = [];
-    const openCalls = new Set<string>();
-    let originalTokens = 0;
-    for (const entry of conversation.history) {
-      entries.push(entry);
-      for (const block of entry.blocks) {
-        if (block.type === 'tool_call') openCalls.add(block.id);
-        if (block.type === 'tool_response') openCalls.delete(block.callId);
-      }
-      // The model is called after a user message or the last result of its tool calls, not after its own reply.
-      if (entry.speaker === 'ai' || openCalls.size > 0 || prompts.length >= maxCalls) continue;
-      const { value } = aiSdkCodec.encode({ ...conversation, history: entries });
-      originalTokens = tokenizer.countTokens(JSON.stringify(value.messages));
-      const call = {
-        ...(value.system === undefined ? {} : { system: value.system }),
-        messages: value.messages as ModelMessage[],
-        providerOptions: { ctx: { conversationId: session?.name ?? 'session' } },
-      };
-      await generateText({ model: wrapped, ...call });
-      await generateText({ model: unwrapped, ...call });
-    }
+    const { prompts, originals, reports, originalTokens } = await replay(conversation, tokenizer, { withOriginals: true });
     expect(prompts).toHaveLength(maxCalls);
     // The replay outgrew the window: what was sent had to be compressed.
     expect(originalTokens).toBeGreaterThan(contextWindow);
@@ -118,46 +136,8 @@ describe.skipIf(!corpusExists)('createContextMiddleware on a long Claude Code se
     const [session] = loadLongClaudeCodeSessions();
     const { conversation } = session as NonNullable<typeof session>;
     const tokenizer = await createGptTokenizer();
-    const replay = async (numbered: boolean) => {
-      const prompts: (readonly LanguageModelPromptMessage[])[] = [];
-      const reports: ContextReport[] = [];
-      const model = new MockLanguageModelV3({
-        doGenerate: (options) => {
-          prompts.push(options.prompt);
-          return Promise.resolve({
-            content: [{ type: 'text', text: 'ok' }],
-            finishReason: { unified: 'stop', raw: undefined },
-            usage: { inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
-            warnings: [],
-          });
-        },
-      });
-      const wrapped = wrapLanguageModel({
-        model,
-        middleware: createContextMiddleware({
-          strategy: [createHighDensityStrategy(), createTruncationStrategy()],
-          contextWindow,
-          tokenizer,
-          onReport: (report) => reports.push(report),
-        }),
-      });
-      const entries: HistoryEntry[] = [];
-      const openCalls = new Set<string>();
-      for (const entry of conversation.history) {
-        entries.push(entry);
-        for (const block of entry.blocks) {
-          if (block.type === 'tool_call') openCalls.add(block.id);
-          if (block.type === 'tool_response') openCalls.delete(block.callId);
-        }
-        if (entry.speaker === 'ai' || openCalls.size > 0 || prompts.length >= maxCalls) continue;
-        const { value } = aiSdkCodec.encode({ ...conversation, history: entries });
-        const messages = numbered ? numberedPerTurn(value.messages as ModelMessage[]) : (value.messages as ModelMessage[]);
-        await generateText({ model: wrapped, ...(value.system === undefined ? {} : { system: value.system }), messages, providerOptions: { ctx: { conversationId: 'session' } } });
-      }
-      return { prompts, reports };
-    };
-    const unique = await replay(false);
-    const numbered = await replay(true);
+    const unique = await replay(conversation, tokenizer, { withOriginals: false });
+    const numbered = await replay(conversation, tokenizer, { withOriginals: false, messagesOf: numberedPerTurn });
 
     expect(numbered.prompts).toHaveLength(maxCalls);
     // One state for the whole session (built at the first call), never rebuilt because an id came again.
