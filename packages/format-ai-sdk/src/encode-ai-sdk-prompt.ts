@@ -129,7 +129,11 @@ function outputTypeFor(block: ToolResponseBlock, metadata: AiSdkMetadata | undef
   return deriveToolOutputType(block.result, { isError: block.isError === true });
 }
 
-/** The prompt's id of a call (or of the call a result answers) that the history renamed, as decode marked it. */
+/**
+ * The prompt's id of a call (or of the call a result answers) that the history renamed, as decode marked it. Each
+ * entry is encoded on its own (and kept for the next call), so a result reads its own marker, not its call's: a
+ * strategy that rebuilt a result without its metadata would send the renamed id (ctx's strategies keep it).
+ */
 function recordedIdOf(metadata: AiSdkMetadata | undefined): string | undefined {
   return readStringField(readObjectField(metadata, LAYOUT_KEY), 'recordedId');
 }
