@@ -11,6 +11,7 @@ import {
   type ToolDefinition,
   type ValidationIssue,
 } from '@ctx/core';
+import { createUniqueCallIds } from '@ctx/format-utils';
 import { FunctionCallTurn } from './function-call-turn.js';
 import { geminiMetadataField } from './gemini-provider-metadata.js';
 import {
@@ -57,8 +58,8 @@ function entryMetadata(fields: Readonly<Record<string, JsonValue | undefined>>):
   return field.providerMetadata === undefined ? {} : { metadata: { providerMetadata: field.providerMetadata } };
 }
 
-/** Generates call ids that no explicit id in the request already uses. */
-function createIdGenerator(contents: readonly GeminiContent[]): (prefix: string, contentIndex: number, partIndex: number) => string {
+/** Every id a call or response of the request gives itself. */
+function explicitIds(contents: readonly GeminiContent[]): Set<string> {
   const used = new Set<string>();
   for (const content of contents) {
     for (const part of content.parts) {
@@ -66,6 +67,11 @@ function createIdGenerator(contents: readonly GeminiContent[]): (prefix: string,
       if (part.functionResponse?.id !== undefined) used.add(part.functionResponse.id);
     }
   }
+  return used;
+}
+
+/** Generates call ids that no explicit id in the request (`used`, which it extends) already uses. */
+function createIdGenerator(used: Set<string>): (prefix: string, contentIndex: number, partIndex: number) => string {
   return (prefix, contentIndex, partIndex) => {
     const base = `gemini-${prefix}-${contentIndex}-${partIndex}`;
     let candidate = base;
@@ -232,7 +238,11 @@ function decodeTools(tools: readonly GeminiTool[]): { definitions: ToolDefinitio
 export function decodeGeminiRequest(request: GeminiRequest): DecodeResult {
   const warnings: FormatWarning[] = [];
   const issues: ValidationIssue[] = [];
-  const generateId = createIdGenerator(request.contents);
+  const used = explicitIds(request.contents);
+  // A provider may reuse a call's id in a later turn; the history holds a renamed copy (`<id>_2`) that takes no id
+  // the request uses, and the call's own id is kept for the encoder (`recordedId`). Responses pair within a turn.
+  const callIds = createUniqueCallIds(used);
+  const generateId = createIdGenerator(used);
   const history: HistoryEntry[] = [];
   let lastKind: EntryKind | undefined;
   let turn: FunctionCallTurn | undefined;
@@ -247,8 +257,8 @@ export function decodeGeminiRequest(request: GeminiRequest): DecodeResult {
         if (part.text !== undefined) blocks.push(decodeTextPart({ ...part, text: part.text }, { asThinking: true }));
         else if (part.functionCall !== undefined) {
           const { id, name, args } = part.functionCall;
-          const callId = id ?? generateId('call', contentIndex, partIndex);
-          turn?.add({ callId, name, hasOwnId: id !== undefined, path });
+          const callId = id === undefined ? generateId('call', contentIndex, partIndex) : callIds.callId(id);
+          turn?.add({ callId, recordedId: id, name, path });
           blocks.push({
             type: 'tool_call',
             id: callId,
@@ -257,6 +267,7 @@ export function decodeGeminiRequest(request: GeminiRequest): DecodeResult {
             ...geminiMetadataField({
               part: partExtras(part),
               idOmitted: id === undefined ? true : undefined,
+              recordedId: id !== undefined && id !== callId ? id : undefined,
               argsOmitted: args === undefined ? true : undefined,
             }),
           });

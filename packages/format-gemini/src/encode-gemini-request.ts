@@ -102,8 +102,14 @@ function encodeThinking(block: ThinkingBlock, path: string, losses: LossCollecto
   return withExtras(part, metadata);
 }
 
-function encodeToolCall(block: ToolCallBlock, path: string, losses: LossCollector): MutablePart {
+/** The id each tool call was written with, by its id in the history: what its responses are written with. */
+type WrittenIds = Map<string, string | undefined>;
+
+function encodeToolCall(block: ToolCallBlock, path: string, losses: LossCollector, writtenIds: WrittenIds): MutablePart {
   const metadata = readGeminiMetadata(block);
+  // A renamed copy of an id the provider reused is written as recorded.
+  const id = isFlagSet(metadata, 'idOmitted') ? undefined : (readStringField(metadata, 'recordedId') ?? block.id);
+  writtenIds.set(block.id, id);
   let args: JsonValue | undefined = block.parameters;
   if (isFlagSet(metadata, 'argsOmitted')) args = undefined;
   else if (typeof args !== 'object' || args === null || Array.isArray(args)) {
@@ -115,21 +121,24 @@ function encodeToolCall(block: ToolCallBlock, path: string, losses: LossCollecto
     args = { value: args };
   }
   const functionCall: JsonRecord = {
-    ...(isFlagSet(metadata, 'idOmitted') ? {} : { id: block.id }),
+    ...(id === undefined ? {} : { id }),
     name: block.name,
     ...(args === undefined ? {} : { args: structuredClone(args) }),
   };
   return withExtras({ functionCall }, metadata);
 }
 
-function encodeToolResponse(block: ToolResponseBlock): MutablePart {
+function encodeToolResponse(block: ToolResponseBlock, writtenIds: WrittenIds): MutablePart {
   const metadata = readGeminiMetadata(block);
   const result = structuredClone<JsonValue>(block.result);
   let response: JsonValue;
   if (readStringField(metadata, 'responseShape') === 'raw' && typeof result === 'object' && result !== null && !Array.isArray(result)) {
     response = result;
   } else response = block.isError === true ? { error: result } : { output: result };
-  const id = isFlagSet(metadata, 'idOmitted') ? undefined : (readStringField(metadata, 'responseId') ?? block.callId);
+  // Without its own record (a strategy rebuilt it), a response is written with the id its call was written with.
+  const id = isFlagSet(metadata, 'idOmitted')
+    ? undefined
+    : (readStringField(metadata, 'responseId') ?? writtenIds.get(block.callId) ?? block.callId);
   const extras = readObjectField(metadata, 'functionResponse');
   return withExtras(
     {
@@ -144,7 +153,7 @@ function encodeToolResponse(block: ToolResponseBlock): MutablePart {
   );
 }
 
-function encodeBlock(block: ContentBlock, path: string, losses: LossCollector): MutablePart | undefined {
+function encodeBlock(block: ContentBlock, path: string, losses: LossCollector, writtenIds: WrittenIds): MutablePart | undefined {
   reportForeignMetadata(block.providerMetadata, path, losses);
   const metadata = readGeminiMetadata(block);
   const opaque = readObjectField(metadata, 'opaquePart');
@@ -157,13 +166,13 @@ function encodeBlock(block: ContentBlock, path: string, losses: LossCollector): 
     case 'thinking':
       return encodeThinking(block, path, losses);
     case 'tool_call':
-      return encodeToolCall(block, path, losses);
+      return encodeToolCall(block, path, losses, writtenIds);
     case 'tool_response':
-      return encodeToolResponse(block);
+      return encodeToolResponse(block, writtenIds);
   }
 }
 
-function encodeParts(entry: HistoryEntry, entryIndex: number, losses: LossCollector): MutablePart[] {
+function encodeParts(entry: HistoryEntry, entryIndex: number, losses: LossCollector, writtenIds: WrittenIds): MutablePart[] {
   const parts: MutablePart[] = [];
   entry.blocks.forEach((block, blockIndex) => {
     const path = `history[${entryIndex}].blocks[${blockIndex}]`;
@@ -174,7 +183,7 @@ function encodeParts(entry: HistoryEntry, entryIndex: number, losses: LossCollec
         path,
       });
     }
-    const part = encodeBlock(block, path, losses);
+    const part = encodeBlock(block, path, losses, writtenIds);
     if (part !== undefined) parts.push(part);
   });
   return parts;
@@ -262,6 +271,7 @@ export function encodeGeminiRequest(conversation: Conversation, options: GeminiE
   (conversation.system ?? []).forEach((block, index) => reportForeignMetadata(block.providerMetadata, `system[${index}]`, losses));
 
   const contents: WorkingContent[] = [];
+  const writtenIds: WrittenIds = new Map();
   conversation.history.forEach((entry, entryIndex) => {
     const entryMetadata = readGeminiMetadata(entry.metadata);
     const { providerMetadata, ...facts } = entry.metadata ?? {};
@@ -273,7 +283,7 @@ export function encodeGeminiRequest(conversation: Conversation, options: GeminiE
         path: `history[${entryIndex}].metadata`,
       });
     }
-    const parts = encodeParts(entry, entryIndex, losses);
+    const parts = encodeParts(entry, entryIndex, losses, writtenIds);
     const last = contents.at(-1);
     const startsContent = isFlagSet(entryMetadata, 'startsContent');
     const role = isFlagSet(entryMetadata, 'roleOmitted') ? {} : { role: entry.speaker === 'ai' ? ('model' as const) : ('user' as const) };

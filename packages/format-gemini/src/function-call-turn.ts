@@ -1,10 +1,10 @@
 /** A function call of the current model turn, waiting for its response. */
 export interface OpenFunctionCall {
-  /** The call's id: its own, or the one ctx generated when the API gave none. */
+  /** The call's id in the history: its own, a renamed copy of a reused one, or one ctx generated when it had none. */
   readonly callId: string;
+  /** The id the call gave itself, which responses name; undefined when it gave none. */
+  readonly recordedId: string | undefined;
   readonly name: string;
-  /** False when the API gave the call no id (its `callId` was generated). */
-  readonly hasOwnId: boolean;
   /** Where the call is, for messages, e.g. `contents[3].parts[1]`. */
   readonly path: string;
   answered: boolean;
@@ -36,8 +36,8 @@ export class FunctionCallTurn {
     if (response.id === undefined) match = this.calls.find(open);
     else {
       match =
-        this.calls.find((call) => !call.answered && call.callId === response.id) ??
-        this.calls.find((call) => open(call) && !call.hasOwnId);
+        this.calls.find((call) => !call.answered && call.recordedId === response.id) ??
+        this.calls.find((call) => open(call) && call.recordedId === undefined);
     }
     if (match !== undefined) match.answered = true;
     return match;

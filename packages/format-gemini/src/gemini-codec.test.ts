@@ -1,4 +1,12 @@
-import { InvalidFormatError, findToolPairingProblems, parseConversation, type ContentBlock } from '@ctx/core';
+import {
+  HistoryService,
+  InvalidFormatError,
+  createTokenCounter,
+  findToolPairingProblems,
+  parseConversation,
+  type ContentBlock,
+  type HistoryEntry,
+} from '@ctx/core';
 import { claudeCodeLikeConversation, deepFreeze, parallelSameFunctionConversation } from '@ctx/format-utils/testing';
 import { describe, expect, it } from 'vitest';
 import { createGeminiCodec, geminiCodec } from './gemini-codec.js';
@@ -317,5 +325,62 @@ describe('geminiCodec', () => {
     expect(geminiCodec.encode(parseConversation(parallelSameFunctionConversation)).value.contents[1]?.parts[0]).not.toHaveProperty(
       'thoughtSignature',
     );
+  });
+  describe('call ids a provider reuses in every turn', () => {
+    // Some Gemini-compatible endpoints number calls per turn, as Kimi-style OpenAI-compatible ones do.
+    const turn = (path: string): GeminiRequest['contents'] => [
+      { role: 'model', parts: [{ functionCall: { id: 'call_0', name: 'read', args: { path } } }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'call_0', name: 'read', response: { output: `content of ${path}` } } }] },
+    ];
+    const request: GeminiRequest = { contents: [{ role: 'user', parts: [{ text: 'read three files' }] }, ...turn('a'), ...turn('b'), ...turn('c')] };
+    const ids = (history: readonly HistoryEntry[]) =>
+      history.flatMap((entry) => entry.blocks.flatMap((block) => (block.type === 'tool_call' ? [block.id] : block.type === 'tool_response' ? [block.callId] : [])));
+
+    it('GEM-015: should give each call reusing an earlier call\'s id (and its response) an id of its own, and write the recorded id back', () => {
+      const { history } = geminiCodec.decode(request).conversation;
+
+      expect(ids(history)).toEqual(['call_0', 'call_0', 'call_0_2', 'call_0_2', 'call_0_3', 'call_0_3']);
+      expect(findToolPairingProblems(history)).toEqual([]);
+      // As an agent loop adds them: HistoryService refuses a call id already used.
+      const service = new HistoryService({ tokenCounter: createTokenCounter({ specificationVersion: 'v1', name: 'characters', countTokens: (text) => text.length }) });
+      for (const entry of history) service.add(entry);
+      expect(service.getAll()).toHaveLength(history.length);
+      expect(roundTrip(request)).toEqual(request);
+    });
+
+    it('GEM-016: should write a response with the id its call was written with, even when it was rebuilt without its metadata', () => {
+      const { history } = geminiCodec.decode(request).conversation;
+      // What a strategy does when it replaces an old result with a shorter one.
+      const rebuilt = history.map((entry) =>
+        entry.speaker !== 'tool'
+          ? entry
+          : {
+              speaker: 'tool' as const,
+              blocks: entry.blocks.map((block) =>
+                block.type === 'tool_response' ? { type: 'tool_response' as const, callId: block.callId, toolName: block.toolName, result: '[omitted]' } : block,
+              ),
+            },
+      );
+      const { value } = geminiCodec.encode({ history: rebuilt });
+
+      expect(value.contents.flatMap((content) => content.parts.flatMap((part) => part.functionResponse?.id ?? []))).toEqual(['call_0', 'call_0', 'call_0']);
+      expect(validateGeminiRequest(value)).toEqual([]);
+    });
+
+    it('GEM-017: should not rename a call to an id the request itself uses', () => {
+      const taken: GeminiRequest = {
+        contents: [
+          ...turn('a'),
+          { role: 'model', parts: [{ functionCall: { id: 'call_0_2', name: 'read', args: { path: 'x' } } }] },
+          { role: 'user', parts: [{ functionResponse: { id: 'call_0_2', name: 'read', response: { output: 'x' } } }] },
+          ...turn('b'),
+        ],
+      };
+      const { history } = geminiCodec.decode(taken).conversation;
+
+      expect(ids(history)).toEqual(['call_0', 'call_0', 'call_0_2', 'call_0_2', 'call_0_3', 'call_0_3']);
+      expect(findToolPairingProblems(history)).toEqual([]);
+      expect(roundTrip(taken)).toEqual(taken);
+    });
   });
 });

@@ -66,8 +66,8 @@ function checkContents(contents: readonly GeminiContent[], issues: ValidationIss
           issues.push({ path, message: 'Expected functionResponse parts only in user contents, found one in a model content' });
         }
         const call = part.functionCall;
-        // A call without id can only be answered by name: its placeholder id is its path, which no response uses.
-        if (call !== undefined) turn?.add({ callId: call.id ?? `#${path}`, name: call.name, hasOwnId: call.id !== undefined, path });
+        // A call without id can only be answered by name.
+        if (call !== undefined) turn?.add({ callId: call.id ?? `#${path}`, recordedId: call.id, name: call.name, path });
       });
     } else {
       // Only the user content right after a model turn may answer its calls.
