@@ -73,6 +73,16 @@ function callIdOf(recorded: string, state: DecodeState): { readonly id: string; 
   return { id, layout: id === recorded ? {} : { [blockMarkers.recordedId]: recorded } };
 }
 
+/**
+ * An id for a block the request gives none (a legacy `function_call`, or a `function` message answering nothing):
+ * `base`, unless a call of the history already has it (a recorded tool call with the id `function_call_3`), else a
+ * renamed copy; a recorded call after it that uses `base` gets a copy instead.
+ */
+function madeUpCallId(base: string, state: DecodeState): string {
+  state.uses.push(['made-up', base]);
+  return state.ids.madeUpId(base);
+}
+
 /** A legacy `function_call` waiting for the `function` message that answers it. */
 export interface PendingFunctionCall {
   readonly id: string;
@@ -277,8 +287,8 @@ function decodeAssistant(
   state.pendingFunctionCall = undefined;
   if (message.function_call !== undefined && message.function_call !== null) {
     const { name, arguments: raw } = message.function_call;
-    // Legacy function calls have no id; make one that is unique in this request.
-    const id = `function_call_${index}`;
+    // Legacy function calls have no id; make one no other call of the history has (none is written back).
+    const id = madeUpCallId(`function_call_${index}`, state);
     state.pendingFunctionCall = { id, name };
     const parameters = parseToolCallArguments(raw);
     blocks.push(
@@ -355,11 +365,12 @@ function decodeFunctionMessage(
   state: DecodeState,
 ): HistoryEntry {
   const pending = state.pendingFunctionCall;
-  let callId = `function_result_${index}`;
+  let callId: string;
   if (pending?.name === message.name) {
     callId = pending.id;
     state.pendingFunctionCall = undefined;
   } else {
+    callId = madeUpCallId(`function_result_${index}`, state);
     state.warnings.push({
       type: 'other',
       message: `the function message answers no function_call of the assistant message before it`,

@@ -20,6 +20,18 @@ describe('openAIChatCodec (properties)', () => {
     );
   });
 
+  it('should give every call of a decoded request an id no other call of the history has', () => {
+    fc.assert(
+      fc.property(openAIRequest, (generated) => {
+        // What HistoryService.add requires: ids reused across turns and ids made up for legacy function calls included.
+        const { history } = openAIChatCodec.decode(structuredClone(generated)).conversation;
+        const ids = history.flatMap((entry) => entry.blocks.flatMap((block) => (block.type === 'tool_call' ? [block.id] : [])));
+        expect(new Set(ids).size).toBe(ids.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('should encode a pair-valid history from another format as a request the API accepts', () => {
     fc.assert(
       fc.property(foreignHistory, (history) => {

@@ -1,5 +1,7 @@
 import {
+  HistoryService,
   InvalidFormatError,
+  createTokenCounter,
   findToolPairingProblems,
   type Conversation,
   type HistoryEntry,
@@ -358,6 +360,39 @@ describe('openAIChatCodec', () => {
 
       expect(value.messages.flatMap((message) => ('tool_call_id' in message ? [message.tool_call_id] : []))).toEqual([id, id, id]);
       expect(validateOpenAIRequest(value).filter((issue) => issue.rule !== 'duplicate-tool-call-id')).toEqual([]);
+    });
+
+    it('OA-112: should not give a legacy function_call (or an unanswered function message) an id a recorded tool call uses', () => {
+      const legacy = (name: string) => [
+        { role: 'assistant', content: null, function_call: { name, arguments: '{}' } },
+        { role: 'function', name, content: `${name} done` },
+      ];
+      const recorded = (callId: string) => [
+        { role: 'assistant', content: null, tool_calls: [{ id: callId, type: 'function', function: { name: 'run', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: callId, content: 'ran' },
+      ];
+      // Made up for the legacy blocks: function_call_1, function_call_7 (message indexes) and function_result_9.
+      const mixed = {
+        messages: [
+          { role: 'user', content: 'go' },
+          ...legacy('first'),
+          ...recorded('function_call_1'),
+          ...recorded('function_call_7'),
+          ...legacy('second'),
+          { role: 'function', name: 'third', content: 'answers nothing' },
+          ...recorded('function_result_9'),
+        ],
+      };
+      const { conversation } = roundTrip(mixed);
+      const { history } = conversation;
+
+      const calls = history.flatMap((entry) => entry.blocks.flatMap((block) => (block.type === 'tool_call' ? [block.id] : [])));
+      expect(calls).toEqual(['function_call_1', 'function_call_1_2', 'function_call_7', 'function_call_7_2', 'function_result_9_2']);
+      expect(findToolPairingProblems(history).map((problem) => problem.kind)).toEqual(['orphan-response']);
+      // Every call id is the history's own: an agent loop adds every entry but the orphan answer.
+      const service = new HistoryService({ tokenCounter: createTokenCounter({ specificationVersion: 'v1', name: 'characters', countTokens: (text) => text.length }) });
+      for (const entry of history.filter((_, index) => index !== 9)) service.add(entry);
+      expect(service.getAll()).toHaveLength(history.length - 1);
     });
   });
 

@@ -66,10 +66,23 @@ describe('createUniqueCallIds', () => {
     expect(ids.answeredId('call_unknown')).toBe('call_unknown');
   });
 
+  it('should make up an id no call was given, and rename a later call recorded with it', () => {
+    const ids = createUniqueCallIds(['function_call_7']);
+    ids.callId('function_call_1');
+
+    expect(ids.madeUpId('function_call_1')).toBe('function_call_1_2');
+    expect(ids.madeUpId('function_call_3')).toBe('function_call_3');
+    // Reserved: a recorded call later in the input keeps it.
+    expect(ids.madeUpId('function_call_7')).toBe('function_call_7_2');
+    expect(ids.callId('function_call_3')).toBe('function_call_3_2');
+    expect(ids.answeredId('function_call_3')).toBe('function_call_3_2');
+    expect(ids.callId('function_call_7')).toBe('function_call_7');
+  });
+
   it('should give every call its own id and each answer the earliest open call of its recorded id, whatever the order', () => {
     // Recorded ids drawn from a few, including ones shaped like the copies the bookkeeping makes.
     const recorded = fc.constantFrom('a', 'b', 'a_2', 'a_2_2', 'b_3');
-    const event = fc.record({ kind: fc.constantFrom('call', 'answer'), id: recorded });
+    const event = fc.record({ kind: fc.constantFrom('call', 'answer', 'made-up'), id: recorded });
     fc.assert(
       fc.property(fc.array(event, { maxLength: 40 }), (events) => {
         const ids = createUniqueCallIds();
@@ -81,6 +94,9 @@ describe('createUniqueCallIds', () => {
             const unique = ids.callId(id);
             given.push(unique);
             open.set(id, [...(open.get(id) ?? []), unique]);
+          } else if (kind === 'made-up') {
+            // An id for a block without one: unique too, and never what a recorded call or answer is paired with.
+            given.push(ids.madeUpId(id));
           } else {
             const waiting = open.get(id) ?? [];
             const answered = ids.answeredId(id);

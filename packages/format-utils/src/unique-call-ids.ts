@@ -22,6 +22,13 @@ export interface UniqueCallIds {
    * copy was given that id, a fresh id, so the response still answers no call, as in the input.
    */
   answeredId(recorded: string): string;
+  /**
+   * An id for a call or answer the input gives none (a legacy OpenAI `function_call`, an answer to no call): `base`
+   * when no id given so far and no reserved id is `base`, else `<base>_2`, `<base>_3`, …; a call recorded with it
+   * later gets a renamed copy, as if an earlier call had used it. It answers and is answered by nothing here: the
+   * decoder pairs it itself.
+   */
+  madeUpId(base: string): string;
   /** An independent copy: what it is told from now on does not change this one (to decode tentatively). */
   copy(): UniqueCallIds;
 }
@@ -75,6 +82,12 @@ class CallIdBook implements UniqueCallIds {
     return id;
   }
 
+  madeUpId(base: string): string {
+    if (this.taken.has(base) || this.reserved.has(base)) return this.freshCopy(base, 2);
+    this.taken.add(base);
+    return base;
+  }
+
   copy(): UniqueCallIds {
     const given = new Map<string, GivenIds>();
     for (const [recorded, calls] of this.given) given.set(recorded, { ids: [...calls.ids], answered: calls.answered });
@@ -103,11 +116,12 @@ export function createUniqueCallIds(reserved: Iterable<string> = []): UniqueCall
 }
 
 /**
- * A tool call id as an input used it, in order: a call made with it, or an answer to it. A decoder that keeps what it
+ * A tool call id as an input used it, in order: a call made with it, an answer to it, or an id made up for a block
+ * that had none (`made-up`, with the base given to {@link UniqueCallIds.madeUpId}). A decoder that keeps what it
  * read of each message keeps its uses; told again to a fresh {@link UniqueCallIds} ({@link replayCallIdUses}), the
  * uses of the messages before one give the ids that message was decoded with.
  */
-export type CallIdUse = readonly [use: 'call' | 'answer', recordedId: string];
+export type CallIdUse = readonly [use: 'call' | 'answer' | 'made-up', recordedId: string];
 
 /**
  * Tells `ids` some uses again, in order.
@@ -123,6 +137,7 @@ export type CallIdUse = readonly [use: 'call' | 'answer', recordedId: string];
 export function replayCallIdUses(ids: UniqueCallIds, uses: readonly CallIdUse[]): void {
   for (const [use, recordedId] of uses) {
     if (use === 'call') ids.callId(recordedId);
-    else ids.answeredId(recordedId);
+    else if (use === 'answer') ids.answeredId(recordedId);
+    else ids.madeUpId(recordedId);
   }
 }

@@ -3,8 +3,11 @@ import fc from 'fast-check';
 
 const text = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('', ' ', 'Done.\n', 'ls -F'));
 // Often one of a few ids, as providers that number calls per turn reuse them (and shaped like the copies a decode
-// makes of a reused id, `call_1_2`).
-const id = fc.oneof(fc.stringMatching(/^call_[a-z0-9]{1,4}$/), fc.constantFrom('list_dir:0', 'call_1', 'call_1_2'));
+// makes of a reused id, `call_1_2`, or like the ids it makes up for legacy function calls and messages).
+const id = fc.oneof(
+  fc.stringMatching(/^call_[a-z0-9]{1,4}$/),
+  fc.constantFrom('list_dir:0', 'call_1', 'call_1_2', 'function_call_1', 'function_call_2', 'function_result_2'),
+);
 const json = fc.jsonValue({ maxDepth: 2 });
 const jsonObject = fc.dictionary(fc.stringMatching(/^[a-z_]{1,6}$/), json, { maxKeys: 3 });
 
