@@ -436,6 +436,17 @@ describe('anthropicMessagesCodec', () => {
     });
   });
 
+  it('AN-115: should give back a field named __proto__ at any level of the request, as JSON holds it', () => {
+    // JSON.parse keeps `__proto__` as an ordinary field; assigning it while copying would set a prototype instead.
+    const request = JSON.parse(
+      '{"model":"m","max_tokens":8,"__proto__":{"a":1},"messages":[{"role":"user","__proto__":{"b":2},"content":[{"type":"text","text":"hi","__proto__":{"c":3}}]}]}',
+    ) as object;
+    const { encoded } = roundTrip(request);
+
+    expect(JSON.parse(JSON.stringify(encoded.value))).toEqual(JSON.parse(JSON.stringify(request)));
+    expect(JSON.stringify(encoded.value).match(/__proto__/g)).toHaveLength(3);
+  });
+
   describe('encode (entries from other formats)', () => {
     it('AN-112: should repair lone surrogates with U+FFFD and say how many strings and where', () => {
       const { value, warnings } = encodeHistory([

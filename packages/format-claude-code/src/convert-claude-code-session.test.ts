@@ -212,6 +212,15 @@ describe('convertClaudeCodeSession', () => {
     expect(claudeCode(conversation.history[1])).toMatchObject({ isMeta: true });
   });
 
+  it('should keep a record field named __proto__ among the entry\'s Claude Code fields, as JSON holds it', () => {
+    // The line is JSON: `__proto__` is an ordinary field there, which copying by assignment would make a prototype.
+    const extra = JSON.parse('{"__proto__":{"source":"hook"}}') as FixtureRecord;
+    const fields = claudeCode(convert([user('u1', null, 'Hi', extra)]).conversation.history[0]);
+
+    expect(Object.hasOwn(fields, '__proto__')).toBe(true);
+    expect(JSON.stringify(fields)).toContain('"__proto__":{"source":"hook"}');
+  });
+
   it('should keep unknown content blocks verbatim in the conversation metadata and warn unsupported', () => {
     const serverTool = { type: 'server_tool_use', id: 'srv1', name: 'web_search', input: { query: 'x' } };
     const { conversation, warnings } = convert([user('u1', null, 'Search'), assistant('a1', 'u1', 'msg_1', serverTool), assistant('a2', 'a1', 'msg_1', text('Found.'))]);

@@ -1,10 +1,11 @@
 import type { JsonObject, JsonValue } from '@ctx/core';
+import { setOwnField } from '@ctx/format-utils';
 
 /** `object` without the listed keys; the input is not modified. */
 export function omitKeys(object: JsonObject, keys: ReadonlySet<string>): Record<string, JsonValue> {
   const rest: Record<string, JsonValue> = {};
   for (const key of Object.keys(object)) {
-    if (!keys.has(key)) rest[key] = object[key] as JsonValue;
+    if (!keys.has(key)) setOwnField(rest, key, object[key] as JsonValue);
   }
   return rest;
 }

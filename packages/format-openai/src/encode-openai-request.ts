@@ -19,6 +19,7 @@ import {
   describeForeignMetadata,
   loneSurrogateWarning,
   repairLoneSurrogates,
+  setOwnField,
 } from '@ctx/format-utils';
 import { audioFormat } from './audio-format.js';
 import { toDataUrl } from './data-url.js';
@@ -42,7 +43,7 @@ const textMarkerKeys = [blockMarkers.refusalPart, blockMarkers.messageRefusal];
 
 function without(fields: JsonObject, keys: readonly string[]): Record<string, JsonValue> {
   const result: Record<string, JsonValue> = {};
-  for (const [key, value] of Object.entries(fields)) if (!keys.includes(key)) result[key] = value;
+  for (const [key, value] of Object.entries(fields)) if (!keys.includes(key)) setOwnField(result, key, value);
   return result;
 }
 

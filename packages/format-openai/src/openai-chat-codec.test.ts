@@ -333,6 +333,18 @@ describe('openAIChatCodec', () => {
     });
   });
 
+  it('OA-113: should give back a field named __proto__ at any level of the request, as JSON holds it', () => {
+    // JSON.parse keeps `__proto__` as an ordinary field; assigning it while copying would set a prototype instead.
+    const request = JSON.parse(
+      '{"__proto__":{"a":1},"messages":[{"role":"user","__proto__":{"b":2},"content":[{"type":"text","text":"hi","__proto__":{"c":3}}]},' +
+        '{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","__proto__":{"d":4},"function":{"name":"f","arguments":"{}","__proto__":{"e":5}}}]},' +
+        '{"role":"tool","tool_call_id":"c1","content":"ok"}]}',
+    ) as object;
+    const { encoded } = roundTrip(request);
+
+    expect(JSON.stringify(encoded.value).match(/__proto__/g)).toHaveLength(5);
+  });
+
   describe('reused tool call ids', () => {
     const id = 'functions.list_dir:0';
     const turn = (path: string) => [

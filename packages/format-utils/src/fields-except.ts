@@ -1,4 +1,5 @@
 import type { JsonValue } from '@ctx/core';
+import { setOwnField } from './set-own-field.js';
 
 /**
  * The fields of a native object other than `omitted`: what a codec keeps in its provider metadata because the
@@ -18,7 +19,7 @@ import type { JsonValue } from '@ctx/core';
 export function fieldsExcept(value: object, omitted: readonly string[]): Record<string, JsonValue> {
   const fields: Record<string, JsonValue> = {};
   for (const [key, item] of Object.entries(value)) {
-    if (!omitted.includes(key) && item !== undefined) fields[key] = item as JsonValue;
+    if (!omitted.includes(key) && item !== undefined) setOwnField(fields, key, item as JsonValue);
   }
   return fields;
 }

@@ -27,6 +27,7 @@ export {
 
 // Reading native and metadata fields
 export { fieldsExcept } from './fields-except.js';
+export { setOwnField } from './set-own-field.js';
 export { isFlagSet, readNumberField, readObjectField, readStringField } from './read-json-field.js';
 export { imageMediaTypeFromUrl } from './image-media-type.js';
 

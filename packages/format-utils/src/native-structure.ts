@@ -6,6 +6,7 @@
  * property. Stricter than JSON equality on purpose: a property set to `undefined`, which JSON leaves out, can still
  * change what a decoder reads, so it counts.
  */
+import { setOwnField } from './set-own-field.js';
 
 function isPlainObject(value: object): boolean {
   const prototype = Object.getPrototypeOf(value) as unknown;
@@ -30,7 +31,7 @@ export function copyNativeStructure<T>(value: T): T {
   if (Array.isArray(value)) return value.map(copyNativeStructure) as T;
   if (!isPlainObject(value)) return value;
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) copy[key] = copyNativeStructure((value as Record<string, unknown>)[key]);
+  for (const key of Object.keys(value)) setOwnField(copy, key, copyNativeStructure((value as Record<string, unknown>)[key]));
   return copy as T;
 }
 

@@ -42,7 +42,8 @@ export function isJsonValue(value: unknown): value is JsonValue {
   }
 }
 
+/** What a value that is not JSON is told. @internal */
+export const jsonValueMessage = 'Expected a JSON value (string, finite number, boolean, null, array or plain object)';
+
 /** Schema of a JSON value (see {@link isJsonValue}). */
-export const jsonValueSchema = z.custom<JsonValue>(isJsonValue, {
-  message: 'Expected a JSON value (string, finite number, boolean, null, array or plain object)',
-});
+export const jsonValueSchema = z.custom<JsonValue>(isJsonValue, { message: jsonValueMessage });

@@ -221,6 +221,32 @@ describe('parseHistoryEntry', () => {
   });
 });
 
+describe('parseHistoryEntry (a __proto__ key in provider metadata)', () => {
+  // JSON holds `__proto__` as an ordinary key, and codecs keep a request's unknown fields in provider metadata.
+  const textWith = (providerMetadata: string): unknown =>
+    JSON.parse(`{"speaker":"human","blocks":[{"type":"text","text":"hi","providerMetadata":${providerMetadata}}]}`);
+
+  it('should keep a __proto__ provider and a __proto__ field as fields, not drop them', () => {
+    const entry = parseHistoryEntry(textWith('{"__proto__":{"seen":true},"openai":{"__proto__":{"x":1},"detail":"low"}}'));
+    const metadata = entry.blocks[0]?.providerMetadata;
+
+    expect(JSON.stringify(metadata)).toBe('{"__proto__":{"seen":true},"openai":{"__proto__":{"x":1},"detail":"low"}}');
+    expect(Object.getPrototypeOf(metadata)).toBe(Object.prototype);
+    expect(Object.getPrototypeOf(metadata?.openai)).toBe(Object.prototype);
+  });
+
+  it('should check what sits under a __proto__ key as under any other, and say where', () => {
+    expect(issuesOf(() => parseHistoryEntry(textWith('{"__proto__":"flat"}')))).toEqual([
+      { path: 'entry.blocks[0].providerMetadata.__proto__', message: expect.stringContaining('expected record') as unknown },
+    ]);
+    const notJson = textWith('{"openai":{}}') as { blocks: { providerMetadata: { openai: object } }[] };
+    Object.defineProperty(notJson.blocks[0]?.providerMetadata.openai, '__proto__', { value: new Date(0), enumerable: true });
+    expect(issuesOf(() => parseHistoryEntry(notJson))).toEqual([
+      { path: 'entry.blocks[0].providerMetadata.openai.__proto__', message: expect.stringContaining('Expected a JSON value') as unknown },
+    ]);
+  });
+});
+
 describe('parseHistoryEntry (parts validated before)', () => {
   const parsedTurn = () =>
     parseHistoryEntry({
