@@ -92,9 +92,11 @@ function isNormalizedRoot(root: string): boolean {
 export function normalizeToolPath(path: string, workspaceRoot: string): string {
   // Most paths are already normalized: an absolute POSIX path, or a plain relative one under a normalized root.
   if (path === '') {
-    if (isNormalizedRoot(workspaceRoot)) return workspaceRoot;
+    if (workspaceRoot === '/' || isNormalizedRoot(workspaceRoot)) return workspaceRoot;
   } else if (isPlainPosixPath(path)) {
     if (path.charCodeAt(0) === slash) return path;
+    // `/`, the root of a session that recorded no working directory (SWE-agent and mini-swe-agent trajectories).
+    if (workspaceRoot === '/') return `/${path}`;
     if (isNormalizedRoot(workspaceRoot)) return `${workspaceRoot}/${path}`;
   }
   return normalizeBySegments(path, workspaceRoot);

@@ -167,6 +167,7 @@ export function classifyShellCommand(command: string, options: ShellCommandOptio
 
 /** Drops repeated identical accesses (`sed -i … f; sed -i … f` edits `f` once as far as anyone can tell). */
 function distinctAccesses(accesses: readonly FileAccess[]): FileAccess[] {
+  if (accesses.length < 2) return [...accesses];
   const seen = new Set<string>();
   return accesses.filter((access) => {
     const key = `${access.path}\u0000${access.partial}\u0000${access.lineRange?.start ?? ''}\u0000${access.lineRange?.end ?? ''}`;

@@ -146,7 +146,12 @@ const sedRangePattern = /^\s*(\d+)\s*(?:,\s*(\d+|\$|\+\d+)\s*)?p\s*$/;
 
 /** The line range a `sed -n` script prints, when it is one fixed range (`10,20p`, `5p`, `10,$p`, `10,+5p`). */
 function sedPrintRange(scripts: readonly string[]): { kind: 'range'; range?: LineRange } | { kind: 'other' } {
-  const commands = scripts.flatMap((script) => script.split(/[;\n]/)).filter((part) => part.trim() !== '');
+  const commands: string[] = [];
+  for (const script of scripts) {
+    // Most scripts are one command (`-n '10,20p'`): no split.
+    const parts = script.includes(';') || script.includes('\n') ? script.split(/[;\n]/) : [script];
+    for (const part of parts) if (part.trim() !== '') commands.push(part);
+  }
   if (commands.length === 0) return { kind: 'other' };
   const ranges: LineRange[] = [];
   for (const command of commands) {

@@ -28,7 +28,8 @@ export function parseCommandOptions(args: readonly ShellWord[], spec: OptionSpec
   const repeated = new Map<string, string[]>();
   const operands: ShellWord[] = [];
   const shortWithValue = spec.shortWithValue ?? '';
-  const longWithValue = new Set(spec.longWithValue ?? []);
+  // A few names at most: searched in place rather than copied into a set on every call.
+  const longWithValue = spec.longWithValue ?? [];
   const set = (name: string, value: string | true) => {
     options.set(name, value);
     if (typeof value === 'string') repeated.set(name, [...(repeated.get(name) ?? []), value]);
@@ -43,7 +44,7 @@ export function parseCommandOptions(args: readonly ShellWord[], spec: OptionSpec
     if (text.startsWith('--') && text.length > 2) {
       const equals = text.indexOf('=');
       if (equals !== -1) set(text.slice(2, equals), text.slice(equals + 1));
-      else if (longWithValue.has(text.slice(2)) && index + 1 < args.length) {
+      else if (longWithValue.includes(text.slice(2)) && index + 1 < args.length) {
         set(text.slice(2), (args[index + 1] as ShellWord).text);
         index++;
       } else set(text.slice(2), true);

@@ -91,29 +91,32 @@ function endsWord(character: string | undefined): boolean {
 /** An unquoted `*`, `?` or `[` makes a word a glob. */
 const globCharacter = /[*?[]/;
 
-/** What a run of plain characters inside double quotes stops at. */
-const specialInDoubleQuotes = asciiTable('"\\$`');
-/** What a run of plain characters outside quotes stops at: what ends a word, quotes, escapes, expansions. */
-const specialOutsideQuotes = asciiTable(`${wordEndCharacters}'"\\$\``);
+/*
+ * The parser jumps from one character that matters to the next with a regular expression search instead of reading
+ * every character: it runs once per tool call, so in an agent process its code is seldom optimized, and a loop over
+ * characters in unoptimized code costs several times what the engine's compiled search does (classifying a session's
+ * shell commands took a quarter to a third less time that way, and no more once optimized).
+ */
 
-/** The first position from `start` holding a character of `table` (the input's length when none does). */
-function findInTable(source: string, start: number, table: Uint8Array): number {
-  let position = start;
-  for (; position < source.length; position++) {
-    const code = source.charCodeAt(position);
-    if (code < 128 && table[code] === 1) return position;
-  }
-  return position;
-}
+/** What a run of plain characters inside double quotes stops at: a double quote, a backslash, `$`, a backtick. */
+const specialInDoubleQuotes = /["\\$`]/g;
+/**
+ * What a run of plain characters outside quotes stops at: what ends a word (blanks, a line break, `;&|()<>`), quotes,
+ * escapes, expansions.
+ */
+const specialOutsideQuotes = /[ \t\r\n;&|()<>'"\\$`]/g;
+/** What matters inside a `$( … )`: escapes, quotes, parentheses. */
+const specialInSubstitution = /[\\'"()]/g;
+/** What ends a double-quoted string, or is escaped in it. */
+const doubleQuoteEnd = /[\\"]/g;
+/** What ends a backtick substitution, or is escaped in it. */
+const backtickEnd = /[\\`]/g;
 
-/** The first position from `start` holding a double quote, a backslash, `$` or a backtick (the input's length when none does). */
-function findSpecialInDoubleQuotes(source: string, start: number): number {
-  return findInTable(source, start, specialInDoubleQuotes);
-}
-
-/** The first position from `start` that ends a word or starts a quote, escape or expansion. */
-function findSpecialOutsideQuotes(source: string, start: number): number {
-  return findInTable(source, start, specialOutsideQuotes);
+/** The first position from `start` where `pattern` (global) matches; the input's length when it does not. */
+function findNext(source: string, start: number, pattern: RegExp): number {
+  pattern.lastIndex = start;
+  const found = pattern.exec(source);
+  return found === null ? source.length : found.index;
 }
 
 const digitZero = 48;
@@ -158,6 +161,9 @@ export function parseShellCommand(source: string): ShellItem[] {
     let depth = 0;
     let position = start;
     while (position < length) {
+      // Straight to the next character that matters (a command substitution can hold a long commit message).
+      position = findNext(source, position, specialInSubstitution);
+      if (position >= length) break;
       const character = source[position];
       if (character === '\\') {
         position += 2;
@@ -186,10 +192,10 @@ export function parseShellCommand(source: string): ShellItem[] {
   const skipDoubleQuoted = (start: number): number => {
     let position = start;
     while (position < length) {
-      const character = source[position];
-      if (character === '\\') position += 2;
-      else if (character === '"') return position + 1;
-      else position++;
+      position = findNext(source, position, doubleQuoteEnd);
+      if (position >= length) break;
+      if (source[position] === '\\') position += 2;
+      else return position + 1;
     }
     return length;
   };
@@ -198,10 +204,10 @@ export function parseShellCommand(source: string): ShellItem[] {
   const skipBacktick = (start: number): number => {
     let position = start;
     while (position < length) {
-      const character = source[position];
-      if (character === '\\') position += 2;
-      else if (character === '`') return position + 1;
-      else position++;
+      position = findNext(source, position, backtickEnd);
+      if (position >= length) break;
+      if (source[position] === '\\') position += 2;
+      else return position + 1;
     }
     return length;
   };
@@ -249,7 +255,7 @@ export function parseShellCommand(source: string): ShellItem[] {
           } else {
             // A run of characters that mean nothing inside double quotes, taken whole (a script passed to `-c` can be
             // kilobytes long).
-            const end = findSpecialInDoubleQuotes(source, index + 1);
+            const end = findNext(source, index + 1, specialInDoubleQuotes);
             text += source.slice(index, end);
             index = end;
           }
@@ -298,7 +304,7 @@ export function parseShellCommand(source: string): ShellItem[] {
         index = end;
       } else {
         // A run of plain characters, taken whole.
-        const end = findSpecialOutsideQuotes(source, index + 1);
+        const end = findNext(source, index + 1, specialOutsideQuotes);
         const run = source.slice(index, end);
         glob ||= globCharacter.test(run);
         text += run;
@@ -319,7 +325,8 @@ export function parseShellCommand(source: string): ShellItem[] {
         const end = newline === -1 ? length : newline;
         const rawLine = source.slice(index, end);
         index = end + 1;
-        const line = (stripTabs ? rawLine.replace(/^\t+/, '') : rawLine).replace(/\r$/, '');
+        const unindented = stripTabs ? rawLine.replace(/^\t+/, '') : rawLine;
+        const line = unindented.endsWith('\r') ? unindented.slice(0, -1) : unindented;
         if (line === delimiter) {
           closed = true;
           break;
