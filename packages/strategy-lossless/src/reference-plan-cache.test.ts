@@ -1,6 +1,8 @@
 import { resolvePropertyRuns } from '@ctx/conformance';
 import {
   applyDensityResultToHistory,
+  createTokenCounter,
+  HistoryService,
   parseHistory,
   type ContentBlock,
   type HistoryEntry,
@@ -68,6 +70,11 @@ function buildHistory(turns: readonly TurnInput[]): HistoryEntry[] {
 
 const historyArbitrary = fc.array(turnArbitrary, { minLength: 1, maxLength: 12 }).map(buildHistory);
 
+/** Histories a `HistoryService` accepts: every call id used once. */
+const serviceHistoryArbitrary = fc
+  .array(turnArbitrary.map((turn) => ({ ...turn, reuseId: false })), { minLength: 1, maxLength: 12 })
+  .map(buildHistory);
+
 const settingsArbitrary = fc.constantFrom<LosslessSettingsInput>(
   { minReferenceCharacters: 40 },
   { minReferenceCharacters: 40, rewriteToolCallParameters: false, keepErrorResults: true },
@@ -79,8 +86,10 @@ const settingsArbitrary = fc.constantFrom<LosslessSettingsInput>(
  * A replay: how many entries each step appends, whether the answer is applied (as the orchestrator does), whether
  * the step starts again from the original entries (a caller holding the raw history), which earlier entry another
  * strategy prunes first, if any (its tool results replaced, as high-density does with a stale read), which one it
- * removes (as high-density removes a stale read's call and result, leaving a shorter history), and whether a
- * history shorter than the previous step's (its newest entry gone, otherwise the same) is planned first.
+ * removes (as high-density removes a stale read's call and result, leaving a shorter history), whether a
+ * history shorter than the previous step's (its newest entry gone, otherwise the same) is planned first, and whether
+ * the history is frozen (as strategies hand theirs on; the cache then compares only what follows the entries it
+ * shares with the last one).
  */
 const stepsArbitrary = fc.array(
   fc.record(
@@ -91,6 +100,7 @@ const stepsArbitrary = fc.array(
       prune: fc.nat(),
       remove: fc.nat(),
       shorterFirst: fc.boolean(),
+      freeze: fc.boolean(),
     },
     { requiredKeys: ['take', 'apply'] },
   ),
@@ -104,6 +114,7 @@ interface ReplayStep {
   readonly prune?: number;
   readonly remove?: number;
   readonly shorterFirst?: boolean;
+  readonly freeze?: boolean;
 }
 
 /** `history` with the tool results of the entry at `at` (when it holds any) replaced by a short note. */
@@ -136,7 +147,7 @@ function replay(
   let appended = 0;
   let rewritten = 0;
   for (let step = 0; appended < original.length; step++) {
-    const { take, apply, raw = false, prune, remove, shorterFirst = false } = steps[step % steps.length] as ReplayStep;
+    const { take, apply, raw = false, prune, remove, shorterFirst = false, freeze = false } = steps[step % steps.length] as ReplayStep;
     running = [...(raw ? original.slice(0, appended) : running), ...original.slice(appended, appended + take)];
     appended = Math.min(original.length, appended + take);
     if (prune !== undefined) running = pruneEntry(running, prune % running.length);
@@ -148,6 +159,7 @@ function replay(
         fullPlan(shorter, options.settings, options.workspaceRoot),
       );
     }
+    if (freeze) running = Object.freeze([...running]);
     const answer = plan(running);
     if (step % options.checkEvery === 0 || appended === original.length) {
       expect(answer, `${options.label ?? 'history'} at ${running.length} entries`).toStrictEqual(
@@ -194,6 +206,53 @@ describe('createReferencePlanCache', () => {
     );
     // The generator must exercise references, not just histories with nothing to do.
     expect(rewritten).toBeGreaterThan(runs);
+  });
+
+  it('should answer exactly as a full plan for every snapshot of a history service, answers applied and earlier results pruned through it', async () => {
+    const lengthTokenizer = { specificationVersion: 'v1', name: 'length', countTokens: (text: string) => text.length } as const;
+    await fc.assert(
+      fc.asyncProperty(serviceHistoryArbitrary, stepsArbitrary, settingsArbitrary, async (history, steps, input) => {
+        const settings = losslessSettingsSchema.parse(input);
+        const cache = createReferencePlanCache(settings);
+        const service = new HistoryService({ tokenCounter: createTokenCounter(lengthTokenizer) });
+        const entries = parseHistory(history);
+        let appended = 0;
+        for (let step = 0; appended < entries.length; step++) {
+          const { take, apply, prune } = steps[step % steps.length] as ReplayStep;
+          for (const entry of entries.slice(appended, appended + take)) service.add(entry);
+          appended = Math.min(entries.length, appended + take);
+          if (prune !== undefined) {
+            // Another strategy prunes an earlier result: the snapshots share the entries before it only.
+            const basis = service.getRawHistory();
+            const pruned = pruneEntry(basis, prune % basis.length);
+            const at = pruned.findIndex((entry, index) => entry !== basis[index]);
+            if (at !== -1) {
+              await service.applyDensityResult({ removals: [], replacements: new Map([[at, pruned[at] as HistoryEntry]]), metadata: {} }, { basis });
+            }
+          }
+          const snapshot = service.getRawHistory();
+          const answer = cache.plan(snapshot, '/repo');
+          expect(answer, `at ${snapshot.length} entries`).toStrictEqual(fullPlan(snapshot, settings, '/repo'));
+          if (apply && answer.replacements.size > 0) {
+            await service.applyDensityResult({ removals: [], replacements: answer.replacements, metadata: {} }, { basis: snapshot });
+          }
+        }
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  it('should plan an entry a caller put in place of another in its own array since the last call', () => {
+    const settings = losslessSettingsSchema.parse({ minReferenceCharacters: 40 });
+    const cache = createReferencePlanCache(settings);
+    const history: HistoryEntry[] = [...parseHistory(buildHistory([bashTurn(pool.join('\n')), bashTurn('ok')]))];
+    const before = cache.plan(history, '/repo');
+    expect(before.replacements.size).toBe(0);
+    // The last result, replaced in the same array: it now repeats the first result's lines.
+    history[history.length - 1] = parseHistory(buildHistory([bashTurn(pool.join('\n')), bashTurn(pool.join('\n'))])).at(-1) as HistoryEntry;
+    const after = cache.plan(history, '/repo');
+    expect(after.replacements.size).toBeGreaterThan(0);
+    expect(after).toStrictEqual(fullPlan(history, settings, '/repo'));
   });
 
   it('should keep conversations that share a cache (and their first entries) apart', () => {

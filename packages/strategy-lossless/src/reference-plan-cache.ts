@@ -1,5 +1,5 @@
 import type { HistoryEntry, ToolCallBlock } from '@ctx/core';
-import { classifyRememberedToolCall, isValidatedEntry } from '@ctx/strategy-utils';
+import { classifyRememberedToolCall, countSharedPrefix, isValidatedEntry } from '@ctx/strategy-utils';
 import { describeSourceCall } from './describe-source-call.js';
 import { isSameJson } from './is-same-json.js';
 import type { LosslessSettings } from './lossless-settings.js';
@@ -79,6 +79,11 @@ interface PlanState {
   trailingTurnSigned: boolean;
   /** The answer for the input exactly as last seen, until an entry is added or its form changes. */
   answer: ReferencePlan | undefined;
+  /**
+   * The history this state last answered for (after which every planned entry's `seen` is the object at its index
+   * there): when it and the next input are frozen, their shared first entries are not compared again.
+   */
+  lastInput: readonly HistoryEntry[] | undefined;
 }
 
 const zero: LosslessCounts = {
@@ -185,6 +190,7 @@ export function createReferencePlanCache(settings: LosslessSettings, options: Re
     pendingOrdered: true,
     trailingTurnSigned: false,
     answer: undefined,
+    lastInput: undefined,
   });
 
   /**
@@ -196,7 +202,16 @@ export function createReferencePlanCache(settings: LosslessSettings, options: Re
     if (state.workspaceRoot !== workspaceRoot) return undefined;
     const changes = new Map<number, boolean>();
     const replanFrom = (index: number): Match => ({ changes, replanFrom: index });
-    for (let index = 0; index < state.entries.length; index++) {
+    // Entries a frozen input shares with the last one are the planned entries' `seen` forms: compared from the first
+    // that differs (two snapshots of one history service vouch for that without reading either, so an agent loop's
+    // turn does not walk the whole history). An input that is not frozen may have been changed in place: compared
+    // whole.
+    const lastInput = state.lastInput;
+    const start =
+      lastInput !== undefined && Object.isFrozen(history) && Object.isFrozen(lastInput)
+        ? countSharedPrefix(history, lastInput, state.entries.length)
+        : 0;
+    for (let index = start; index < state.entries.length; index++) {
       const planned = state.entries[index] as PlannedEntry;
       const entry = history[index];
       // Shorter than what was planned (a strategy before this one removed entries): planned again from where it ends.
@@ -334,6 +349,7 @@ export function createReferencePlanCache(settings: LosslessSettings, options: Re
       states.unshift(state);
       if (states.length > maximumPlans) states.length = maximumPlans;
       extend(state, history, match);
+      state.lastInput = history;
       return answer(state);
     },
   };
