@@ -1,5 +1,5 @@
 import type { HistoryEntry, TokenCounter } from '@ctx/core';
-import { findFirstUserMessage, findSafeCutIndices, findThinkingToolLoopStart } from '@ctx/strategy-utils';
+import { findFirstUserMessage, findOpenToolLoop, findSafeCutIndices, findThinkingToolLoopStart } from '@ctx/strategy-utils';
 
 /** Where the middle to summarize starts and ends: `history[headEnd…tailStart)`. */
 export interface MiddleSplit {
@@ -16,7 +16,11 @@ export interface MiddleSplit {
  *   then takes whole turns while it stays within `headTokens`.
  * - The tail is the newest whole turns within `tailTokens`, and at least the last turn — unless the assistant turn
  *   still in its tool loop with thinking is larger than `tailTokens`: it cannot be cut, so it is summarized whole and
- *   there is no tail.
+ *   there is no tail. The summary then follows the head, merged into the head's last tool results when the head ends
+ *   in some: the request would end in that turn's tool loop, which, thinking being on, must have opened with
+ *   thinking. So the head then ends at the last cut where it does not end in a loop that opened without thinking —
+ *   before the first user message when no cut after it allows that (a request the provider accepts comes first; the
+ *   summary quotes the latest user message when it falls in the middle), and there is no middle when no cut does.
  *
  * Linear: one pass of prefix sums over the cached per-entry counts.
  *
@@ -41,7 +45,8 @@ export function findMiddle(
   // open loop larger than the tail's share is summarized whole (thinking and all): nothing of it is kept to need it.
   const loopStart = findThinkingToolLoopStart(history);
   if (loopStart !== undefined && loopStart >= headEnd && total - (prefix[loopStart] as number) > budget.tailTokens) {
-    return { headEnd, tailStart: history.length };
+    const end = lastHeadEndOutsideBareLoop(history, cuts, headEnd);
+    return end === undefined ? { headEnd, tailStart: headEnd } : { headEnd: end, tailStart: history.length };
   }
   const candidates = cuts.filter((index) => index >= headEnd && (loopStart === undefined || index <= loopStart));
   let tailStart = candidates.at(-1) ?? headEnd;
@@ -52,4 +57,19 @@ export function findMiddle(
     }
   }
   return { headEnd, tailStart: Math.max(headEnd, tailStart) };
+}
+
+/**
+ * The last cut up to `headEnd` after which the head, followed by nothing but the summary, does not end in a tool loop
+ * that opened without thinking (see `findOpenToolLoop`), or undefined. `headEnd` is past the first user message, so
+ * a cut after it is found first when there is one.
+ */
+function lastHeadEndOutsideBareLoop(history: readonly HistoryEntry[], cuts: readonly number[], headEnd: number): number | undefined {
+  for (let at = cuts.length - 1; at >= 0; at--) {
+    const cut = cuts[at] as number;
+    if (cut > headEnd) continue;
+    const loop = findOpenToolLoop(history.slice(0, cut));
+    if (loop === undefined || loop.thinking) return cut;
+  }
+  return undefined;
 }

@@ -27,6 +27,25 @@ const loop: HistoryEntry[] = [
   { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'call_open', toolName: 'Read', result: 'export {}' }] },
 ];
 
+/** `loop` with a long result: summarized, it leaves the history shorter. */
+const longLoop: HistoryEntry[] = [
+  loop[0] as HistoryEntry,
+  {
+    speaker: 'tool',
+    blocks: [
+      {
+        type: 'tool_response',
+        callId: 'call_open',
+        toolName: 'Read',
+        result: Array.from({ length: 60 }, (_, line) => `export const rule${line} = parse(${line});`).join('\n'),
+      },
+    ],
+  },
+];
+
+/** A prompt that ends the turn before it and starts the one `loop` opens. */
+const next: HistoryEntry = { speaker: 'human', blocks: [{ type: 'text', text: 'Now the parser.' }] };
+
 describe('createMiddleOutStrategy', () => {
   it('(BR-THRESH-002) should be a threshold strategy with default threshold 0.85 that requires an LLM', () => {
     expect(createMiddleOutStrategy()).toMatchObject({ name: 'middle-out', requiresLLM: true, trigger: { mode: 'threshold', defaultThreshold: 0.85 } });
@@ -80,6 +99,50 @@ describe('createMiddleOutStrategy', () => {
     expect(getEntryGenerator(result.newHistory.at(-1) as HistoryEntry)).toBe('middle-out');
     expect(summarizer.calls[0]?.entries.slice(-2)).toEqual(loop);
     expect(findToolPairingProblems(result.newHistory)).toEqual([]);
+  });
+
+  it('should not end the head in tool results whose turn opened without thinking when the open loop is summarized whole (Anthropic tool-loop-thinking)', async () => {
+    // With no tail the summary follows the head, merged into its last tool results: the request would end in the
+    // head's last turn, which Anthropic, thinking being on, rejects unless that turn opened with thinking.
+    const read: HistoryEntry[] = [
+      { speaker: 'ai', blocks: [{ type: 'tool_call', id: 'call_lexer', name: 'Read', parameters: { file_path: '/src/lexer.ts' } }] },
+      { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'call_lexer', toolName: 'Read', result: 'export const lexer = 1;' }] },
+    ];
+    const entries = [...history.slice(0, 1), ...read, next, ...longLoop];
+    const { result } = await applied(new MockSummarizer('summary'), entries, { headShare: 0.9, tailShare: 0 });
+    // Not after the read (nor after the prompt, which is encoded into the same user message as the read's result).
+    expect(result.newHistory.slice(0, -1)).toEqual(entries.slice(0, 1));
+    expect(getEntryGenerator(result.newHistory.at(-1) as HistoryEntry)).toBe('middle-out');
+  });
+
+  it('should end the head before the first user message when every cut after it would leave such a loop, quoting the message', async () => {
+    // A blank first entry, then a turn without thinking before the first user message: a head through that message
+    // ends in the turn's tool results (the message is encoded into their user message).
+    const blank: HistoryEntry = { speaker: 'human', blocks: [{ type: 'text', text: '' }] };
+    const read: HistoryEntry[] = [
+      { speaker: 'ai', blocks: [{ type: 'tool_call', id: 'call_lexer', name: 'Read', parameters: { file_path: '/src/lexer.ts' } }] },
+      { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'call_lexer', toolName: 'Read', result: 'export const lexer = 1;' }] },
+    ];
+    const entries = [blank, ...read, next, ...longLoop];
+    const { result } = await applied(new MockSummarizer('summary'), entries, { headShare: 0.9, tailShare: 0 });
+    expect(result.newHistory.slice(0, -1)).toEqual([blank]);
+    expect(textOf(result.newHistory.at(-1))).toContain('```\nNow the parser.\n```');
+  });
+
+  it('should keep a head that ends in tool results when their turn opened with thinking, the open loop summarized whole', async () => {
+    const read: HistoryEntry[] = [
+      {
+        speaker: 'ai',
+        blocks: [
+          { type: 'thinking', thought: 'The lexer first.', signature: 'sig-lexer' },
+          { type: 'tool_call', id: 'call_lexer', name: 'Read', parameters: { file_path: '/src/lexer.ts' } },
+        ],
+      },
+      { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'call_lexer', toolName: 'Read', result: 'export const lexer = 1;' }] },
+    ];
+    const entries = [...history.slice(0, 1), ...read, next, ...longLoop];
+    const { result } = await applied(new MockSummarizer('summary'), entries, { headShare: 0.9, tailShare: 0 });
+    expect(result.newHistory.slice(0, -1)).toEqual(entries.slice(0, 4));
   });
 
   it('(002 §6.3) should summarize the middle mechanically when the summarizer fails, and say so', async () => {

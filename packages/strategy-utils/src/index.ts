@@ -45,7 +45,7 @@ export { extractActiveTodos, type ExtractActiveTodosOptions } from './extract-ac
 // Turns
 export { listAssistantTurns, type AssistantTurn } from './assistant-turns.js';
 export { findSafeCutIndices, isPairSafeCutIndex, isSafeCutIndex } from './safe-cut-indices.js';
-export { findThinkingToolLoopStart } from './open-tool-loop.js';
+export { findOpenToolLoop, findThinkingToolLoopStart, type OpenToolLoop } from './open-tool-loop.js';
 export { isBlankEntry } from './tool-loop-bounds.js';
 export { countSharedPrefix } from './shared-prefix.js';
 

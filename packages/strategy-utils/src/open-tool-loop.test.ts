@@ -1,6 +1,6 @@
 import type { HistoryEntry } from '@ctx/core';
 import { describe, expect, it } from 'vitest';
-import { findThinkingToolLoopStart } from './open-tool-loop.js';
+import { findOpenToolLoop, findThinkingToolLoopStart } from './open-tool-loop.js';
 import { isSafeCutIndex } from './safe-cut-indices.js';
 import { answer, call, calls, human, result } from './test-support/entries.js';
 
@@ -80,5 +80,21 @@ describe('findThinkingToolLoopStart where a tool entry carries text', () => {
     };
     const history = [human('Start.'), calls(call('a', 'Read', {})), withReminder, thinking(call('b', 'Read', {})), result('b', 'Read', 'y'), human('Fix it.')];
     expect(findThinkingToolLoopStart(history)).toBe(3);
+  });
+});
+
+describe('findOpenToolLoop', () => {
+  it('should find the loop a history ends in whether or not it opened with thinking, and nothing once it is closed', () => {
+    expect(findOpenToolLoop([human('fix it'), ...step('a'), ...step('b')])).toEqual({ start: 1, thinking: false });
+    expect(findOpenToolLoop([human('fix it'), thinking(call('a', 'Read', {})), result('a', 'Read', 'x'), ...step('b')])).toEqual({
+      start: 1,
+      thinking: true,
+    });
+    expect(findOpenToolLoop([human('fix it'), ...step('a'), answer('done')])).toBeUndefined();
+  });
+
+  it('should see a summary (a human entry) after tool results as part of the loop they end, as the Anthropic codec merges them', () => {
+    const history = [human('fix it'), answer('looking'), human('go on'), ...step('a'), human('[Previous conversation summary]\n…')];
+    expect(findOpenToolLoop(history)).toEqual({ start: 3, thinking: false });
   });
 });
