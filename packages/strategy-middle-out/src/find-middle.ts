@@ -22,7 +22,8 @@ export interface MiddleSplit {
  *   before the first user message when no cut after it allows that (a request the provider accepts comes first; the
  *   summary quotes the latest user message when it falls in the middle), and there is no middle when no cut does.
  *
- * Linear: one pass of prefix sums over the cached per-entry counts.
+ * Linear: one pass of prefix sums over the cached per-entry counts (without a tail, each cut the head may end at that
+ * is tried also reads the head once; the first or second usually does).
  *
  * @returns The split; `headEnd === tailStart` when there is no middle.
  */
