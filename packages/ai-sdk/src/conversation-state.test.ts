@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidFormatError, createCountingTokenizer, type Tokenizer } from '@ctx/core';
 import { ConversationState } from './conversation-state.js';
 import { sourceOfAiSdkPrompt } from './prompt-source.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 let tokenizer: Tokenizer;
 beforeAll(async () => {
@@ -96,7 +97,7 @@ describe('ConversationState', () => {
           seen = structuredClone(prompt.messages);
         }
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 

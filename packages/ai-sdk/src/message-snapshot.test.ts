@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isSameValue, snapshotValue } from './message-snapshot.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 /** `value` with its `target`-th leaf (depth first) changed, if it has that many. */
 function changeLeaf(value: unknown, target: number): unknown {
@@ -28,7 +29,7 @@ describe('isSameValue', () => {
       fc.property(pair, ([earlier, later]) => {
         expect(isSameValue(later, snapshotValue(earlier))).toBe(JSON.stringify(later) === JSON.stringify(earlier));
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { aiSdkCodec } from './ai-sdk-codec.js';
 import { promptArbitrary as prompt } from './test-support/ai-sdk-prompt-arbitraries.js';
 import { validateAiSdkMessages } from './validate-ai-sdk-messages.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 describe('aiSdkCodec (properties)', () => {
   it('should round-trip every generated prompt exactly, without touching the input', () => {
@@ -14,7 +15,7 @@ describe('aiSdkCodec (properties)', () => {
         expect(input).toEqual(before);
         expect(aiSdkCodec.encode(conversation).value).toEqual(input);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -26,7 +27,7 @@ describe('aiSdkCodec (properties)', () => {
         const { conversation } = aiSdkCodec.decode(input);
         expect(findToolPairingProblems(conversation.history)).toEqual([]);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });

@@ -5,6 +5,7 @@ import { aiSdkCodec } from './ai-sdk-codec.js';
 import { createAiSdkPromptEncoder } from './ai-sdk-prompt-encoder.js';
 import { encodeAiSdkPrompt } from './encode-ai-sdk-prompt.js';
 import { promptArbitrary } from './test-support/ai-sdk-prompt-arbitraries.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 /** What a strategy or an app does to a history between two encodings. */
 type Step =
@@ -59,7 +60,7 @@ describe('createAiSdkPromptEncoder', () => {
           check();
         }
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { anthropicMessagesCodec } from './anthropic-messages-codec.js';
 import { anthropicRequest, foreignHistory } from './test-support/anthropic-arbitraries.js';
 import { validateAnthropicRequest } from './validate-anthropic-request.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 describe('anthropicMessagesCodec (properties)', () => {
   it('should give every generated request back exactly, without writing to it', () => {
@@ -17,7 +18,7 @@ describe('anthropicMessagesCodec (properties)', () => {
         const { conversation } = anthropicMessagesCodec.decode(input);
         expect(anthropicMessagesCodec.encode(conversation).value).toStrictEqual(request);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -30,7 +31,7 @@ describe('anthropicMessagesCodec (properties)', () => {
         // valid as a request with thinking off (with it on, rule tool-loop-thinking applies).
         expect(validateAnthropicRequest({ ...value, thinking: { type: 'disabled' } })).toEqual([]);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -44,7 +45,7 @@ describe('anthropicMessagesCodec (properties)', () => {
         expect(anthropicMessagesCodec.encode(validated)).toStrictEqual(plain);
         expect(anthropicMessagesCodec.encode(validated)).toStrictEqual(plain);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -54,7 +55,7 @@ describe('anthropicMessagesCodec (properties)', () => {
         const { conversation } = anthropicMessagesCodec.decode(request);
         expect(anthropicMessagesCodec.encode(conversation)).toStrictEqual(anthropicMessagesCodec.encode(conversation));
       }),
-      { numRuns: 50 },
+      { numRuns: propertyRuns(50) },
     );
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseClaudeCodeSession } from './claude-code-session-reader.js';
 import { convertClaudeCodeSession } from './convert-claude-code-session.js';
 import { assistant, jsonl, progress, result, text, toolUse, user, type FixtureRecord } from './test-support/records.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 /** One API response: how many parallel calls, and in which order their results are written. */
 const turnArbitrary = fc
@@ -92,7 +93,7 @@ describe('convertClaudeCodeSession (properties)', () => {
         expect(convertClaudeCodeSession(session, { view: 'whole-session' })).toEqual(first);
         expect(JSON.stringify(session.records)).toBe(before);
       }),
-      { numRuns: 30 },
+      { numRuns: propertyRuns(30) },
     );
   });
 });

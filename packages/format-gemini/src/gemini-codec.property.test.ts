@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { geminiCodec } from './gemini-codec.js';
 import type { GeminiContent, GeminiJsonObject, GeminiPart, GeminiRequest, GeminiTool } from './gemini-request.js';
 import { validateGeminiRequest } from './validate-gemini-request.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 const word = fc.constantFrom('read', 'the', 'file', 'ok', 'fails', 'fix', '', 'ünïcødé', '{"json": true}');
 const text = fc.array(word, { maxLength: 6 }).map((words) => words.join(' '));
@@ -112,7 +113,7 @@ describe('geminiCodec (properties)', () => {
         expect(input).toEqual(before);
         expect(geminiCodec.encode(conversation).value).toEqual(input);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -128,7 +129,7 @@ describe('geminiCodec (properties)', () => {
         const service = new HistoryService({ tokenCounter });
         for (const entry of conversation.history) service.add(entry);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

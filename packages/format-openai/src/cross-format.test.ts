@@ -7,6 +7,7 @@ import { openAIChatCodec } from './openai-chat-codec.js';
 import { foreignHistory } from './test-support/openai-arbitraries.js';
 import { readTrajectoryMessages } from './test-support/trajectory-messages.js';
 import { validateOpenAIRequest } from './validate-openai-request.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 if (!corpusExists) console.warn('Skipping cross-format corpus tests: corpus not found');
 
@@ -206,7 +207,7 @@ describe('openAIChatCodec ↔ anthropicMessagesCodec', () => {
         const viaOpenAI = openAIChatCodec.decode(openAIChatCodec.encode({ history }).value).conversation;
         expect(validateAnthropicRequest(anthropicMessagesCodec.encode(viaOpenAI).value)).toEqual([]);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { openAIChatCodec } from './openai-chat-codec.js';
 import { foreignHistory, openAIRequest } from './test-support/openai-arbitraries.js';
 import { validateOpenAIRequest } from './validate-openai-request.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 describe('openAIChatCodec (properties)', () => {
   it('should give every generated request back exactly, without writing to it', () => {
@@ -16,7 +17,7 @@ describe('openAIChatCodec (properties)', () => {
         const { conversation } = openAIChatCodec.decode(deepFreeze(structuredClone(request)));
         expect(openAIChatCodec.encode(conversation).value).toStrictEqual(request);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -28,7 +29,7 @@ describe('openAIChatCodec (properties)', () => {
         const ids = history.flatMap((entry) => entry.blocks.flatMap((block) => (block.type === 'tool_call' ? [block.id] : [])));
         expect(new Set(ids).size).toBe(ids.length);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -38,7 +39,7 @@ describe('openAIChatCodec (properties)', () => {
         expect(findToolPairingProblems(history)).toEqual([]);
         expect(validateOpenAIRequest(openAIChatCodec.encode({ history }).value)).toEqual([]);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -52,7 +53,7 @@ describe('openAIChatCodec (properties)', () => {
         expect(openAIChatCodec.encode(validated)).toStrictEqual(plain);
         expect(openAIChatCodec.encode(validated)).toStrictEqual(plain);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { openAIChatCodec } from './openai-chat-codec.js';
 import { createOpenAIRequestDecoder } from './openai-request-decoder.js';
 import { openAIRequest } from './test-support/openai-arbitraries.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 const step: fc.Arbitrary<ClientStep> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('append' as const), from: fc.nat() }) },
@@ -27,7 +28,7 @@ describe('createOpenAIRequestDecoder', () => {
           if (!(typeof incremental === 'object' && incremental !== null && 'error' in incremental)) expect(decoder.messages).toEqual(request.messages);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 

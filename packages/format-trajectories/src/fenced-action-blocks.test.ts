@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderFencedAction, splitFencedAction } from './fenced-action-blocks.js';
 import { findMiniSweAgentActions, findSweAgentAction } from './find-fenced-actions.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 const style = { opening: '```bash\n', closing: '\n```' };
 
@@ -40,7 +41,7 @@ describe('renderFencedAction', () => {
           expect(rendered).toEqual({ content, warnings: [] });
         }
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 

@@ -10,6 +10,7 @@ import {
   repairLoneSurrogates,
 } from './lone-surrogates.js';
 import { deepFreeze } from './testing.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 const loneHigh = 'cut \uD83D';
 const loneLow = '\uDE00 cut';
@@ -69,7 +70,7 @@ describe('hasLoneSurrogate', () => {
         expect(hasLoneSurrogate(value)).toBe(loneSurrogate.test(value));
         expect(hasLoneSurrogateByPattern(value)).toBe(loneSurrogate.test(value));
       }),
-      { numRuns: 3000 },
+      { numRuns: propertyRuns(3000) },
     );
   });
 
@@ -91,7 +92,7 @@ describe('hasLoneSurrogate', () => {
         expect(repairedPaths.length > 0).toBe(flagged);
         if (!flagged) expect(repaired).toBe(value);
       }),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { copyNativeStructure, countUnchangedMessages, isSameNativeStructure, parseMessagesFrom } from './native-structure.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 /** Values over a tiny domain (keys `a`/`b`, a few leaves, `undefined` included), so that two drawn are often alike. */
 const { small } = fc.letrec((tie) => ({
@@ -31,7 +32,7 @@ describe('copyNativeStructure / isSameNativeStructure', () => {
         expect(isSameNativeStructure(value, copyNativeStructure(value))).toBe(true);
         expect(isSameNativeStructure(other, copyNativeStructure(value))).toBe(describe_(other) === describe_(value));
       }),
-      { numRuns: 3000 },
+      { numRuns: propertyRuns(3000) },
     );
   });
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createUniqueCallIds } from './unique-call-ids.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 describe('createUniqueCallIds', () => {
   it('should rename a call whose recorded id an earlier renamed call was given, when nothing is reserved', () => {
@@ -111,7 +112,7 @@ describe('createUniqueCallIds', () => {
         }
         expect(new Set(given).size).toBe(given.length);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readHarnessStatus } from './harness-status-lines.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 // What the status lines say, read with the patterns alone (no quick check first): the definition the quick check
 // must never contradict.
@@ -44,7 +45,7 @@ describe('readHarnessStatus', () => {
       fc.property(fc.array(text, { minLength: 1, maxLength: 3 }), (pieces) => {
         expect(readHarnessStatus(pieces)).toEqual(readWithPatternsOnly(pieces.join('\n')));
       }),
-      { numRuns: 3_000 },
+      { numRuns: propertyRuns(3_000) },
     );
   });
 });

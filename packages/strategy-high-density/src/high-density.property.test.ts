@@ -14,6 +14,7 @@ import { createGptTokenizer } from '@ctx/tokenizer-gpt-tokenizer';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHighDensityStrategy } from './high-density-strategy.js';
 import { bash, edit, exchange, human, inclusionText, read, write, type ToolExchange } from './test-support/history-fixtures.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 const files = ['/repo/a.ts', '/repo/b.ts', 'src/c.ts', '/repo/src/c.ts'] as const;
 const separator = '\n';
@@ -114,7 +115,7 @@ describe('createHighDensityStrategy (properties)', () => {
       fc.property(historyArbitrary, configArbitrary, fc.boolean(), (entries, config, foldEdits) => {
         checkOptimize(entries, config, foldEdits);
       }),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
   });
 
@@ -129,7 +130,7 @@ describe('createHighDensityStrategy (properties)', () => {
           checkOptimize(parseHistory(createSyntheticHistory({ entries: size, seed })), config, foldEdits);
         },
       ),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
   });
 
@@ -142,7 +143,7 @@ describe('createHighDensityStrategy (properties)', () => {
         const problems = findNewValidityProblems(checkProviderValidity({ history: entries }), checkProviderValidity({ history: next }));
         expect(problems).toEqual({ anthropic: [], openai: [] });
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 
@@ -161,7 +162,7 @@ describe('createHighDensityStrategy (properties)', () => {
           current = applyDensityResultToHistory(grown, result);
         }
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 
@@ -176,7 +177,7 @@ describe('createHighDensityStrategy (properties)', () => {
         fc.pre(findNewToolPairingProblems([], grown).length === 0);
         expect(strategy.optimize?.(grown, config)).toEqual(createHighDensityStrategy({ foldEdits }).optimize?.(grown, config));
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hashContent, hashJson, hashLines } from './content-hash.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 // Code units that JSON.stringify escapes or that pair up, mixed with plain ones, so escapes and surrogates are common.
 const unitArbitrary = fc.oneof(
@@ -23,7 +24,7 @@ describe('hashLines', () => {
       fc.property(fc.array(textArbitrary, { maxLength: 8 }), fc.nat({ max: 9 }), fc.nat({ max: 9 }), (lines, start, count) => {
         expect(hashLines(lines, start, count)).toBe(hashContent(lines.slice(start, start + count).join('\n')));
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 });
@@ -37,7 +38,7 @@ describe('hashJson', () => {
       fc.property(textArbitrary, (text) => {
         expect(hashJson(text)).toBe(hashContent(JSON.stringify(text)));
       }),
-      { numRuns: 5000 },
+      { numRuns: propertyRuns(5000) },
     );
   });
 
@@ -46,7 +47,7 @@ describe('hashJson', () => {
       fc.property(fc.jsonValue(), (value) => {
         expect(hashJson(value as never)).toBe(hashContent(JSON.stringify(value)));
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 });

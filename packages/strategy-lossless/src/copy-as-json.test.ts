@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { copyAsJson } from './copy-as-json.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 // Plain data as records hold it, and what JSON treats specially: undefined fields and items, holes, -0, Infinity,
 // NaN, `__proto__` and integer-like keys, objects without a prototype.
@@ -23,7 +24,7 @@ describe('copyAsJson', () => {
         // The same text, keys in the same order.
         expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
       }),
-      { numRuns: 3000 },
+      { numRuns: propertyRuns(3000) },
     );
   });
 });

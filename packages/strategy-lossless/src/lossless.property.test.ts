@@ -14,6 +14,7 @@ import { expandHistory } from './expand-history.js';
 import { createLosslessStrategy } from './lossless-strategy.js';
 import { optimizeWith } from './test-support/optimize-with.js';
 import { toolOutputArbitrary as outputArbitrary, toolResultArbitrary as resultArbitrary } from './test-support/tool-output-arbitraries.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 const turnArbitrary = fc.record({
   tool: fc.constantFrom('Read', 'Bash', 'Write', 'TodoWrite'),
@@ -80,7 +81,7 @@ describe('createLosslessStrategy (properties)', () => {
         // Idempotent: what was rewritten is not rewritten again.
         expect((everything ? optimizeAll : optimize)(parseHistory(output), config).replacements.size).toBe(0);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
     // The generator must exercise references, not just histories with nothing to do.
     expect(rewritten).toBeGreaterThan(50);
@@ -93,7 +94,7 @@ describe('createLosslessStrategy (properties)', () => {
         const outcome = await strategy.compress(createTestCompressionContext({ history }));
         if (outcome.type === 'applied') expect(expandHistory(outcome.newHistory)).toEqual(history);
       }),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
   });
 

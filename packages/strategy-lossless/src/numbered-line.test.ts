@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatNumberedLine, parseNumberedLine, type NumberedLine } from './numbered-line.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 /** The rule the parser implements, read with a regular expression. */
 function parseWithPattern(line: string): NumberedLine {
@@ -35,7 +36,7 @@ describe('parseNumberedLine', () => {
       fc.property(lineArbitrary, (line) => {
         expect(parseNumberedLine(line)).toStrictEqual(parseWithPattern(line));
       }),
-      { numRuns: 10_000 },
+      { numRuns: propertyRuns(10_000) },
     );
   });
 
@@ -46,7 +47,7 @@ describe('parseNumberedLine', () => {
         if (number === undefined || width === undefined || separator === undefined) return;
         expect(formatNumberedLine(number, width, separator, content)).toBe(line);
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { trimmedStartLength } from './trimmed-start-length.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 // White space of every kind JavaScript trims (ASCII and Unicode), characters that look like it but are not, and text.
 const unitArbitrary = fc.constantFrom(' ', '\t', '\n', '\v', '\f', '\r', '\u00a0', '\u1680', '\u2003', '\u2028', '\u3000', '\ufeff', '\u200b', '\u0085', '\u001f', 'x', '→', '😀');
@@ -16,7 +17,7 @@ describe('trimmedStartLength', () => {
       fc.property(lineArbitrary, (line) => {
         expect(trimmedStartLength(line)).toBe(line.trimStart().length);
       }),
-      { numRuns: 5000 },
+      { numRuns: propertyRuns(5000) },
     );
   });
 });

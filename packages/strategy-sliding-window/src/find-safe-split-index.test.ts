@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findSafeSplitIndex } from './find-safe-split-index.js';
 import { aiText, call, human, result, toolOnlyConversation } from './test-support/entries.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 // spec 002's mixed conversation: [user hello, model "let me check", model call, user response, model text, user].
 const mixed: HistoryEntry[] = [
@@ -119,7 +120,7 @@ describe('findSafeSplitIndex', () => {
         if (split.walk === 'pair-seam') expect(split.index).toBeGreaterThanOrEqual(Math.min(candidate, history.length - 1));
         else expect(split.index).toBeLessThanOrEqual(Math.max(1, candidate));
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

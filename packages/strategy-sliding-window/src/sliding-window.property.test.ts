@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import type { SlidingWindowSettingsInput } from './sliding-window-settings.js';
 import { createSlidingWindowStrategy } from './sliding-window-strategy.js';
 import { expectSameOrCut } from './test-support/kept-entries.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 /** One turn of a generated conversation; tool turns vary in how providers and agents store them. */
 type Turn =
@@ -162,7 +163,7 @@ describe('createSlidingWindowStrategy (properties)', () => {
         }
         expect(outcome.warnings?.[0]?.type).toBe('lossy');
       }),
-      { numRuns: 250 },
+      { numRuns: propertyRuns(250) },
     );
   });
 
@@ -185,7 +186,7 @@ describe('createSlidingWindowStrategy (properties)', () => {
           expect(again).toMatchObject({ type: 'no-op', reason: 'already-under-target' });
         }
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 });

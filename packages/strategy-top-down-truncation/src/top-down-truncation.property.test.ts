@@ -12,6 +12,7 @@ import { findFirstUserMessage } from '@ctx/strategy-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createTopDownTruncationStrategy } from './top-down-truncation-strategy.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 // The notice the strategy budgets for when a cut falls before an assistant turn (an upper bound on its size).
 const noticeUpperBound: HistoryEntry = {
@@ -98,7 +99,7 @@ describe('createTopDownTruncationStrategy (properties)', () => {
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

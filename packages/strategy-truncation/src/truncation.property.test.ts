@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { selectZones } from './select-zones.js';
 import type { TruncationSettingsInput } from './truncation-settings.js';
 import { createTruncationStrategy } from './truncation-strategy.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 const contentMode = fc.constantFrom<'keep' | 'suppress' | 'truncate'>('keep', 'suppress', 'truncate');
 
@@ -117,7 +118,7 @@ describe('createTruncationStrategy (properties)', () => {
           expect(again.type).toBe('no-op');
         },
       ),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
     // The generated cases must mostly exercise the applied path, or the properties above prove little.
     expect(appliedRuns).toBeGreaterThan(50);

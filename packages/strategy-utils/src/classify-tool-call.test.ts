@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyToolCall } from './classify-tool-call.js';
 import { builtInToolClassifiers } from './tools/built-in-tool-classifiers.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 const workspaceRoot = '/repo';
 const call = (name: string, parameters: JsonValue): ToolCallBlock => ({ type: 'tool_call', id: 'c1', name, parameters });
@@ -230,7 +231,7 @@ describe('classifyToolCall', () => {
         fc.property(fc.constantFrom(...names), fc.jsonValue(), (name, parameters) => {
           expect(() => classify(name, parameters as JsonValue, '/repo/open.py')).not.toThrow();
         }),
-        { numRuns: 500 },
+        { numRuns: propertyRuns(500) },
       );
     });
   });

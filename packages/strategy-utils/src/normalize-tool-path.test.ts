@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isAbsoluteToolPath, normalizeBySegments, normalizeToolPath } from './normalize-tool-path.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 describe('normalizeToolPath', () => {
   it('should resolve relative paths against the workspace root (BR-PRUNE-006)', () => {
@@ -84,7 +85,7 @@ describe('normalizeToolPath on already normalized paths', () => {
       fc.property(text, root, (path, workspaceRoot) => {
         expect(normalizeToolPath(path, workspaceRoot)).toBe(normalizeBySegments(path, workspaceRoot));
       }),
-      { numRuns: 2_000 },
+      { numRuns: propertyRuns(2_000) },
     );
   });
 

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countSharedPrefix } from './shared-prefix.js';
 import { answer, human } from './test-support/entries.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 const first = human('a');
 const second = answer('b');
@@ -49,7 +50,7 @@ describe('countSharedPrefix', () => {
         const seen = freezeKnown ? Object.freeze([...known]) : known;
         expect(countSharedPrefix(given, seen, limit)).toBe(expected);
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 });

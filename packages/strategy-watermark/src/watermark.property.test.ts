@@ -18,6 +18,7 @@ import { findLatestCheckpointCall } from './find-checkpoint-call.js';
 import { findTurnStart } from './find-watermark-boundary.js';
 import { createStatefulWatermarkStrategy } from './stateful-watermark-strategy.js';
 import { createWatermarkStrategy } from './watermark-strategy.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 const checkpoint = 'compress_to_checkpoint';
 const density: DensityConfig = {
@@ -143,7 +144,7 @@ describe('createWatermarkStrategy (properties)', () => {
         // Idempotent.
         expect(isEmptyDensityResult(strategy.optimize?.(output, density) ?? { removals: [0], replacements: new Map(), metadata: {} })).toBe(true);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -166,7 +167,7 @@ describe('createWatermarkStrategy (properties)', () => {
         const stateless = createWatermarkStrategy().optimize?.(session, density);
         expect(current).toEqual(applyDensityResultToHistory(session, stateless ?? { removals: [], replacements: new Map(), metadata: {} }));
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -193,7 +194,7 @@ describe('createWatermarkStrategy (properties)', () => {
           if (result !== undefined && coins[(index + 7) % coins.length] === true) history = [...applyDensityResultToHistory(current, result)];
         });
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });

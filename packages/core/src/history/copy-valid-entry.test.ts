@@ -4,6 +4,7 @@ import { pairValidHistory } from '../test-support/history-arbitrary.js';
 import { copyValidEntry } from './copy-valid-entry.js';
 import { deepFreeze } from './deep-freeze.js';
 import { historyEntrySchema } from './history-entry.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 /** What the schema path stores for `input`: the parse result, structured-cloned and deep-frozen. */
 function schemaPath(input: unknown): { readonly ok: true; readonly value: unknown } | { readonly ok: false } {
@@ -166,7 +167,7 @@ describe('copyValidEntry', () => {
         expect(ordered(copy)).toStrictEqual(ordered(reference.value));
         expect(isDeepFrozen(copy)).toBe(true);
       }),
-      { numRuns: 1500 },
+      { numRuns: propertyRuns(1500) },
     );
   });
 

@@ -6,6 +6,7 @@ import type { Tokenizer } from '../tokens/tokenizer.js';
 import { createWordTokenizer } from '../test-support/word-tokenizer.js';
 import type { HistoryEntry } from './history-entry.js';
 import { HistoryService } from './history-service.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 const word = fc.constantFrom('read', 'the', 'file', 'fix', 'it', ' ', '');
 const text = fc.array(word, { maxLength: 6 }).map((words) => words.join(' '));
@@ -86,7 +87,7 @@ describe('HistoryService (token totals and curated view, properties)', () => {
           expect(history.getCurated()).toEqual(entries.filter((item) => !isBlankAi(item)));
         }
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });

@@ -5,6 +5,7 @@ import { createWordTokenizer } from '../test-support/word-tokenizer.js';
 import type { HistoryEntry } from './history-entry.js';
 import { HistoryService } from './history-service.js';
 import { vouchedSharedPrefix } from './snapshot-lineage.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 /** What a caller does to the history between (and while) strategies look at it. */
 const operation = fc.oneof(
@@ -77,7 +78,7 @@ describe('vouchedSharedPrefix (snapshots of a HistoryService)', () => {
           }
         }
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 

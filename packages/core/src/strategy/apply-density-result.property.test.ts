@@ -6,6 +6,7 @@ import { parseHistory } from '../history/parse-history.js';
 import { findNewToolPairingProblems, findToolPairingProblems } from '../history/tool-pairing.js';
 import { pairValidHistory } from '../test-support/history-arbitrary.js';
 import { applyDensityResultToHistory } from './apply-density-result.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 /** A history and an arbitrary (often invalid) density result over it. */
 const historyAndEdits = pairValidHistory.chain((history) =>
@@ -71,7 +72,7 @@ describe('applyDensityResultToHistory (properties)', () => {
         }
         expect(refused).toBe(breaksPairing);
       }),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
   });
 
@@ -97,7 +98,7 @@ describe('applyDensityResultToHistory (properties)', () => {
         expect(result).toEqual(expected);
         expect(findNewToolPairingProblems(frozen, result)).toEqual([]);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -119,7 +120,7 @@ describe('applyDensityResultToHistory (properties)', () => {
         const result = applyDensityResultToHistory(frozen, { removals, replacements: new Map(), metadata: {} });
         expect(result).toHaveLength(frozen.length - removals.length);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });

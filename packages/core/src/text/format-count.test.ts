@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatCount, formatRoundedCount } from './format-count.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 describe('formatCount', () => {
   it('should group digits the en-US way and keep up to three decimals', () => {
@@ -18,7 +19,7 @@ describe('formatCount', () => {
       fc.property(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.double()), (value) => {
         expect(formatCount(value)).toBe(intl.format(value));
       }),
-      { numRuns: 5000 },
+      { numRuns: propertyRuns(5000) },
     );
   });
 });
@@ -35,7 +36,7 @@ describe('formatRoundedCount', () => {
       fc.property(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.double(), fc.constantFrom(-0, -2.5, 2.5, -1000.5)), (value) => {
         expect(formatRoundedCount(value)).toBe(intl.format(value));
       }),
-      { numRuns: 5000 },
+      { numRuns: propertyRuns(5000) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { splitAtLineStarts } from './line-start-chunks.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 /** Lines of code-like text: indentation, comments starting with `/`, blank lines, CRLF, unicode. */
 const line = fc.oneof(
@@ -26,7 +27,7 @@ describe('splitAtLineStarts', () => {
           expect(allowed(value, at)).toBe(true);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 

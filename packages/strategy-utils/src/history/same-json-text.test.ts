@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isSameJsonText } from './same-json-text.js';
+import { propertyRuns } from '@ctx/test-properties';
 
 /**
  * JSON values over a tiny domain (keys `a`/`b`, a few leaves), so that two drawn independently are often equal and
@@ -41,7 +42,7 @@ describe('isSameJsonText', () => {
         expect(isSameJsonText(first, second)).toBe(JSON.stringify(first) === JSON.stringify(second));
         expect(isSameJsonText(second, first)).toBe(JSON.stringify(first) === JSON.stringify(second));
       }),
-      { numRuns: 3000 },
+      { numRuns: propertyRuns(3000) },
     );
   });
 

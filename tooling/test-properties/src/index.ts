@@ -1,0 +1,1 @@
+export { propertyRuns } from './property-runs.js';
