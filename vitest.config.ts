@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
+// The source, not the build: the config is read before anything is built.
+import { propertyScale } from './tooling/test-properties/src/property-runs.js';
 
-// A big run (`CTX_PROPERTY_SCALE=10`: every fixed-size property test ten times its runs) gives tests time to match.
-const propertyScale = Math.max(1, Number(process.env['CTX_PROPERTY_SCALE'] ?? 1) || 1);
+// A big run (`CTX_PROPERTY_SCALE=10`: every fixed-size property test ten times its runs) gives tests time to match;
+// a bad value stops the run here, with its error.
+const timeoutScale = Math.max(1, propertyScale());
 
 export default defineConfig({
   test: {
@@ -12,7 +15,7 @@ export default defineConfig({
     // Test files share a worker's module cache instead of re-importing every package per file: the suite spends
     // most of its time importing otherwise. Tests that change process state (environment variables) restore it.
     isolate: false,
-    testTimeout: 60_000 * propertyScale,
+    testTimeout: 60_000 * timeoutScale,
     hookTimeout: 60_000,
   },
 });

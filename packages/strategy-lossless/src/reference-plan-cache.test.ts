@@ -360,8 +360,9 @@ describe('createReferencePlanCache', () => {
       const history = parseHistory(conversation.history);
       const workspaceRoot = inferWorkspaceRoot(history);
       const cache = createReferencePlanCache(settings);
-      // A full plan costs the whole history: compared every 25th step, and at the end, to keep the suite fast.
-      rewritten += replay(history, [{ take: 1, apply: true }], { settings, workspaceRoot, checkEvery: 25, label: name }, (running) =>
+      // A full plan costs the whole history: compared every 25th step, and at the end, to keep the suite fast. Each
+      // step's history is frozen, as the history service hands its snapshots to strategies.
+      rewritten += replay(history, [{ take: 1, apply: true, freeze: true }], { settings, workspaceRoot, checkEvery: 25, label: name }, (running) =>
         cache.plan(running, workspaceRoot),
       );
     }

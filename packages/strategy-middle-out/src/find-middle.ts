@@ -5,6 +5,11 @@ import { findFirstUserMessage, findOpenToolLoop, findSafeCutIndices, findThinkin
 export interface MiddleSplit {
   readonly headEnd: number;
   readonly tailStart: number;
+  /**
+   * True when there is no middle because every head would leave the request ending in a tool loop that opened
+   * without thinking (see {@link findMiddle}).
+   */
+  readonly noValidHead?: true;
 }
 
 /**
@@ -47,7 +52,7 @@ export function findMiddle(
   const loopStart = findThinkingToolLoopStart(history);
   if (loopStart !== undefined && loopStart >= headEnd && total - (prefix[loopStart] as number) > budget.tailTokens) {
     const end = lastHeadEndOutsideBareLoop(history, cuts, headEnd);
-    return end === undefined ? { headEnd, tailStart: headEnd } : { headEnd: end, tailStart: history.length };
+    return end === undefined ? { headEnd, tailStart: headEnd, noValidHead: true } : { headEnd: end, tailStart: history.length };
   }
   const candidates = cuts.filter((index) => index >= headEnd && (loopStart === undefined || index <= loopStart));
   let tailStart = candidates.at(-1) ?? headEnd;

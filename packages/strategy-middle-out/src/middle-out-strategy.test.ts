@@ -43,6 +43,12 @@ const longLoop: HistoryEntry[] = [
   },
 ];
 
+/** A turn that reads a file without thinking. */
+const plainRead: HistoryEntry[] = [
+  { speaker: 'ai', blocks: [{ type: 'tool_call', id: 'call_lexer', name: 'Read', parameters: { file_path: '/src/lexer.ts' } }] },
+  { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'call_lexer', toolName: 'Read', result: 'export const lexer = 1;' }] },
+];
+
 /** A prompt that ends the turn before it and starts the one `loop` opens. */
 const next: HistoryEntry = { speaker: 'human', blocks: [{ type: 'text', text: 'Now the parser.' }] };
 
@@ -104,11 +110,7 @@ describe('createMiddleOutStrategy', () => {
   it('should not end the head in tool results whose turn opened without thinking when the open loop is summarized whole (Anthropic tool-loop-thinking)', async () => {
     // With no tail the summary follows the head, merged into its last tool results: the request would end in the
     // head's last turn, which Anthropic, thinking being on, rejects unless that turn opened with thinking.
-    const read: HistoryEntry[] = [
-      { speaker: 'ai', blocks: [{ type: 'tool_call', id: 'call_lexer', name: 'Read', parameters: { file_path: '/src/lexer.ts' } }] },
-      { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'call_lexer', toolName: 'Read', result: 'export const lexer = 1;' }] },
-    ];
-    const entries = [...history.slice(0, 1), ...read, next, ...longLoop];
+    const entries = [...history.slice(0, 1), ...plainRead, next, ...longLoop];
     const { result } = await applied(new MockSummarizer('summary'), entries, { headShare: 0.9, tailShare: 0 });
     // Not after the read (nor after the prompt, which is encoded into the same user message as the read's result).
     expect(result.newHistory.slice(0, -1)).toEqual(entries.slice(0, 1));
@@ -119,14 +121,17 @@ describe('createMiddleOutStrategy', () => {
     // A blank first entry, then a turn without thinking before the first user message: a head through that message
     // ends in the turn's tool results (the message is encoded into their user message).
     const blank: HistoryEntry = { speaker: 'human', blocks: [{ type: 'text', text: '' }] };
-    const read: HistoryEntry[] = [
-      { speaker: 'ai', blocks: [{ type: 'tool_call', id: 'call_lexer', name: 'Read', parameters: { file_path: '/src/lexer.ts' } }] },
-      { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'call_lexer', toolName: 'Read', result: 'export const lexer = 1;' }] },
-    ];
-    const entries = [blank, ...read, next, ...longLoop];
+    const entries = [blank, ...plainRead, next, ...longLoop];
     const { result } = await applied(new MockSummarizer('summary'), entries, { headShare: 0.9, tailShare: 0 });
     expect(result.newHistory.slice(0, -1)).toEqual([blank]);
     expect(textOf(result.newHistory.at(-1))).toContain('```\nNow the parser.\n```');
+  });
+
+  it('should summarize nothing, and say why, when every head would leave such a loop (a transcript that starts mid-turn)', async () => {
+    const entries = [...plainRead, next, ...longLoop];
+    const result = await createMiddleOutStrategy({ headShare: 0.9, tailShare: 0 }).compress(context(new MockSummarizer('summary'), entries));
+    expect(result).toMatchObject({ type: 'no-op', reason: 'too-few-compressible' });
+    expect(result.type === 'no-op' ? result.message : '').toContain('every head would leave the request ending in a tool loop that opened without thinking');
   });
 
   it('should keep a head that ends in tool results when their turn opened with thinking, the open loop summarized whole', async () => {

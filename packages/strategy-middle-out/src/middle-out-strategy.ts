@@ -82,7 +82,7 @@ export function createMiddleOutStrategy(settings?: MiddleOutSettingsInput): Comp
       const { tokensBefore, target } = start;
       if (context.summarizer === undefined) return missingSummarizerResult(name);
       const { history, tokenCounter: counter } = context;
-      const { headEnd, tailStart } = findMiddle(history, counter, {
+      const { headEnd, tailStart, noValidHead } = findMiddle(history, counter, {
         headTokens: Math.floor(target * resolved.headShare),
         tailTokens: Math.floor(target * resolved.tailShare),
       });
@@ -90,7 +90,10 @@ export function createMiddleOutStrategy(settings?: MiddleOutSettingsInput): Comp
         return {
           type: 'no-op',
           reason: 'too-few-compressible',
-          message: `no middle to summarize: the head through the first user message and the newest turn cover all ${history.length} entries`,
+          message:
+            noValidHead === true
+              ? `no middle to summarize: the turn still in its tool loop is over the tail's share, and every head would leave the request ending in a tool loop that opened without thinking, which Anthropic rejects with thinking on`
+              : `no middle to summarize: the head through the first user message and the newest turn cover all ${history.length} entries`,
         };
       }
       const head = history.slice(0, headEnd);

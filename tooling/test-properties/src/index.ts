@@ -1,1 +1,1 @@
-export { propertyRuns } from './property-runs.js';
+export { propertyRuns, propertyScale } from './property-runs.js';
