@@ -175,8 +175,9 @@ describe('createTruncationStrategy', () => {
       const { metadata } = applied(await createTruncationStrategy().compress(context));
       const changed = (metadata.counts?.['entriesChanged'] as number) + (metadata.counts?.['entriesRemoved'] as number);
       expect(changed).toBe(turns - 2);
-      // One text per changed tool response (tool name + result): two tokenizer calls each, nothing else.
-      expect(tokenizer.calls.length - warm).toBe(changed * 2);
+      // One new text per changed tool response (its shortened result; the tool's name was counted before): one
+      // tokenizer call each, nothing else.
+      expect(tokenizer.calls.length - warm).toBe(changed);
     }
   });
 
@@ -193,8 +194,9 @@ describe('createTruncationStrategy', () => {
     const report = await orchestrator.ensureCompressionBeforeSend();
     orchestrator.dispose();
     expect(report.passes.map((pass) => pass.outcome)).toEqual(['applied']);
-    // 18 shortened results, two texts each (tool name + result); the history service's recount hits the cache.
-    expect(tokenizer.calls.length - warm).toBe(18 * 2);
+    // 18 shortened results, one new text each (the tool's name was counted before); the history service's recount
+    // hits the cache.
+    expect(tokenizer.calls.length - warm).toBe(18);
   });
 
   describe('FR-TR-002 suppression vs truncation modes', () => {

@@ -45,6 +45,8 @@ describe('HistoryService (token totals and curated view, properties)', () => {
           },
         };
         const history = new HistoryService({ tokenizer });
+        // Each failing step adds a text never counted before: the counter caches counts by content.
+        let failures = 0;
         for (const step of operations) {
           failing = false;
           switch (step.kind) {
@@ -74,7 +76,8 @@ describe('HistoryService (token totals and curated view, properties)', () => {
             case 'tokenizer-fails':
               // A count that fails now must not leave a partial total behind once the tokenizer recovers.
               failing = true;
-              history.add({ speaker: 'human', blocks: [{ type: 'text', text: 'a brand new message to count' }] });
+              failures += 1;
+              history.add({ speaker: 'human', blocks: [{ type: 'text', text: `brand new message ${failures} to count` }] });
               await expect(history.waitForTokenUpdates()).rejects.toSatisfy((error) => TokenCountError.isInstance(error));
               failing = false;
               break;

@@ -2,7 +2,7 @@
  * Chunks are cut only where the line after the break is one of about this many (by a hash of its start). Smaller
  * chunks leave less unchanged text around an edit to tokenize again but cost more lookups: 4 tokenized 1–5% fewer
  * characters than 8 in the corpus replays for the same instructions (counted under valgrind); at 2, chunks under
- * the content cache's 64-character minimum are tokenized every time and lossless tokenized more.
+ * the content cache's then 64-character minimum were tokenized every time and lossless tokenized more.
  */
 const chunkSpacing = 4;
 /** A chunk longer than this is cut at the next line start that allows it, whatever the line holds. */

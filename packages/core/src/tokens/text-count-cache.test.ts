@@ -44,4 +44,17 @@ describe('createTextCountCache', () => {
     cache.set('x'.repeat(11), 3);
     expect([cache.get('x'.repeat(11)), cache.get('1234567890')]).toEqual([undefined, 2]);
   });
+
+  it('should charge each text its entry cost on top of its characters', () => {
+    // Two one-character texts with 4 characters of bookkeeping each fill a budget of 10; a third evicts the first.
+    const cache = createTextCountCache(10, 4);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    cache.set('c', 3);
+
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([undefined, 2, 3]);
+    // A text whose cost alone is over the budget is not remembered.
+    cache.set('1234567', 4);
+    expect(cache.get('1234567')).toBeUndefined();
+  });
 });

@@ -8,8 +8,8 @@ export interface TextCountCache {
   /**
    * Remembers the count of `text`, then, while over the budget, evicts texts from the oldest on: a text looked up
    * since it was remembered (or since it was last passed over) gets a second chance and moves behind the newest,
-   * unmarked; the first one that was not is evicted. A text longer than the whole budget is not remembered (it would
-   * evict everything, itself included), and the text just remembered is never the one evicted.
+   * unmarked; the first one that was not is evicted. A text that would cost more than the whole budget is not
+   * remembered (it would evict everything, itself included), and the text just remembered is never the one evicted.
    */
   set(text: string, count: number): void;
 }
@@ -26,9 +26,11 @@ const countOf = (stored: number): number => (stored < 0 ? -stored - 1 : stored);
  * again (hits on the chunks of a rewritten block took about three times as long).
  *
  * @param maxCharacters - The budget: the characters of all remembered texts together stay at most this.
+ * @param entryCharacters - What each remembered text costs the budget beyond its own characters (its entry's
+ *   bookkeeping), so that a budget spent on short texts still bounds how many entries the cache holds.
  * @returns The cache.
  */
-export function createTextCountCache(maxCharacters: number): TextCountCache {
+export function createTextCountCache(maxCharacters: number, entryCharacters = 0): TextCountCache {
   // Insertion-ordered: the first key is the oldest one not moved since.
   const counts = new Map<string, number>();
   let characters = 0;
@@ -40,9 +42,10 @@ export function createTextCountCache(maxCharacters: number): TextCountCache {
       return countOf(stored);
     },
     set(text, count) {
-      if (text.length > maxCharacters || counts.has(text)) return;
+      const cost = text.length + entryCharacters;
+      if (cost > maxCharacters || counts.has(text)) return;
       counts.set(text, count);
-      characters += text.length;
+      characters += cost;
       if (characters <= maxCharacters) return;
       // A text moved to the end is met again later in the same loop, unmarked: the loop ends.
       for (const [oldest, stored] of counts) {
@@ -50,7 +53,7 @@ export function createTextCountCache(maxCharacters: number): TextCountCache {
         if (oldest === text) continue;
         counts.delete(oldest);
         if (stored < 0) counts.set(oldest, countOf(stored));
-        else characters -= oldest.length;
+        else characters -= oldest.length + entryCharacters;
       }
     },
   };

@@ -29,12 +29,23 @@ describe('createTokenCounter', () => {
       expect(tokenizer.calls).toHaveLength(1);
     });
 
-    it('should still tokenize short texts every time', () => {
+    it('should not tokenize a short text again either (every call of a tool repeats its name)', () => {
       const tokenizer = createWordTokenizer();
       const counter = createTokenCounter(tokenizer);
-      counter.countText('fix the failing test');
-      counter.countText('fix the failing test');
-      expect(tokenizer.calls).toHaveLength(2);
+      const call = (id: string): HistoryEntry => ({ speaker: 'ai', blocks: [{ type: 'tool_call', id, name: 'Bash', parameters: 'ls' }] });
+      expect(counter.countEntry(call('c1'))).toBe(counter.countEntry(call('c2')));
+      expect(tokenizer.calls).toEqual(['Bash', 'ls']);
+    });
+
+    it('should charge each cached text its bookkeeping, so a budget of short texts holds a bounded number of them', () => {
+      const tokenizer = createWordTokenizer();
+      // Room for three five-character texts with their bookkeeping (32 characters each), not for four.
+      const counter = createTokenCounter(tokenizer, { contentCacheCharacters: 3 * (5 + 32) });
+      for (const text of ['one a', 'two b', 'six c', 'ten d']) counter.countText(text);
+      counter.countText('ten d');
+      expect(tokenizer.calls).toHaveLength(4);
+      counter.countText('one a');
+      expect(tokenizer.calls).toHaveLength(5);
     });
 
     it('should evict the oldest texts beyond contentCacheCharacters, and keep none with 0', () => {
@@ -274,8 +285,9 @@ describe('createTokenCounter', () => {
     });
 
     it('should count a replacement entry on its own, even with equal content', () => {
+      // The content cache off: the entry cache alone must not take one entry for another.
       const tokenizer = createWordTokenizer();
-      const counter = createTokenCounter(tokenizer);
+      const counter = createTokenCounter(tokenizer, { contentCacheCharacters: 0 });
       counter.countEntry(textEntry('same words'));
       expect(counter.countEntry(textEntry('same words'))).toBe(5);
       expect(tokenizer.calls).toHaveLength(2);

@@ -22,14 +22,15 @@ export interface TokenCountingOptions {
    */
   readonly mediaTokens?: number;
   /**
-   * Characters of text kept in the content cache: texts of at least 64 characters are also cached by content, so
-   * an equal text in a new entry object (a strategy's rewritten entry, the validated copy the history service
-   * stores, a tool result repeated by the agent) is not tokenized again. With a tokenizer that declares
+   * Characters of text kept in the content cache: texts are also cached by content, so an equal text in a new entry
+   * object (a strategy's rewritten entry, the validated copy the history service stores, a tool result repeated by
+   * the agent, the name of every call of the same tool) is not tokenized again. With a tokenizer that declares
    * `additiveAtLineStarts`, texts of 1,024 characters or more are cached as chunks of lines as well as whole (all
    * within this one budget), so a text that shares most of its lines with one counted before (a block a strategy
-   * rewrote in part) costs only the rest, and the same text again costs one lookup. Texts not looked up again
-   * since they were cached are evicted first, oldest first (a text looked up gets a second chance); 0 turns the
-   * content cache off.
+   * rewrote in part) costs only the rest, and the same text again costs one lookup. Each cached text also costs the
+   * budget 32 characters for its bookkeeping, so a budget spent on short texts still bounds the entries it holds.
+   * Texts not looked up again since they were cached are evicted first, oldest first (a text looked up gets a
+   * second chance); 0 turns the content cache off.
    * @default 16_000_000
    */
   readonly contentCacheCharacters?: number;
@@ -41,7 +42,7 @@ export interface TokenCountingOptions {
  * The cache is keyed by entry identity: entries are immutable values, so an entry that is still the same object
  * is never tokenized again. Content blocks validated by the history parser (frozen) are cached by identity too, so an entry rebuilt from blocks already
  * counted (a strategy's edit that keeps most blocks of an entry, the copy the history service stores of it) costs
- * a lookup per block; only new blocks are counted, and within them long texts already counted (by content) are not
+ * a lookup per block; only new blocks are counted, and within them texts already counted (by content) are not
  * tokenized again.
  */
 export interface TokenCounter {
@@ -59,8 +60,13 @@ export interface TokenCounter {
   countOverhead(system: readonly TextBlock[] | undefined, tools: readonly ToolDefinition[] | undefined): number;
 }
 
-/** Shorter texts are tokenized every time: looking them up would cost about as much. */
-const minimumCachedLength = 64;
+/**
+ * What each cached text costs the content cache's budget beyond its characters: about what a map entry and a short
+ * string take. Short texts are cached too: a tokenizer call has a fixed cost that a lookup does not (gpt-tokenizer
+ * took 3–11 µs for texts of 4–120 characters where a hit took 0.2–0.5 µs), and the short chunks of a long text come
+ * back whenever a strategy rewrites it in part.
+ */
+const cachedTextOverhead = 32;
 /** With a tokenizer whose counts add up at line starts, texts at least this long are counted chunk by chunk. */
 const minimumChunkedLength = 1024;
 
@@ -97,7 +103,7 @@ export function createTokenCounter(tokenizer: Tokenizer, options: TokenCountingO
       ],
     });
   }
-  const byContent = createTextCountCache(contentCacheCharacters);
+  const byContent = createTextCountCache(contentCacheCharacters, cachedTextOverhead);
 
   const tokenize = (text: string): number => {
     const count = tokenizer.countTokens(text);
@@ -105,7 +111,7 @@ export function createTokenCounter(tokenizer: Tokenizer, options: TokenCountingO
   };
 
   const countCachedText = (text: string): number => {
-    if (text.length < minimumCachedLength || text.length > contentCacheCharacters) return tokenize(text);
+    if (text.length + cachedTextOverhead > contentCacheCharacters) return tokenize(text);
     const cached = byContent.get(text);
     if (cached !== undefined) return cached;
     const count = tokenize(text);
