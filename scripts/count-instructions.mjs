@@ -2,7 +2,7 @@
 /* global structuredClone */
 // Instructions a replay executes, counted by valgrind's cachegrind: a measure of work that a busy machine does not
 // move. On a shared machine a tokenization pass of S1 takes 60 ms in one minute and 120 in the next, so a change
-// worth a few percent of a replay cannot be timed; counted, the same replay gives the same figure within about 1%.
+// worth a few percent of a replay cannot be timed; counted, the same replay gives nearly the same figure (below).
 // Use it to decide whether a performance change does less work (run it before and after); time it with `ctx bench`
 // when the machine is quiet. Instructions are not time (a cache miss costs no instruction), so the figures here
 // are not the issue's goals.
@@ -13,8 +13,12 @@
 // pass and, for the baseline (nothing compressed) and each strategy or preset, the instructions per replay and their
 // ratio to the pass. Each figure is (a process with W + N replays) − (one with W), divided by N: the W warm-up
 // replays (1 by default) take the compiling of the code out, as `ctx bench` does; like its clock, the figure leaves
-// out the copy of the entries a replay makes before it starts. Run as `countInstructions` runs it, two runs of the
-// same code agree within about 1% (what still varies is mostly when the event loop sees a file read complete).
+// out the copy of the entries a replay makes before it starts. Run as `countInstructions` runs it, one process gives
+// the same count within about ±0.2% from run to run (three runs of S2's one-pass process: 7,502–7,534 million):
+// divided by N = 2 replays, about ±15 million a replay (±1.3% of S2's pass, ±3% of S1's), though some rows move
+// more (S2's baseline: 1,204–1,480 million over four runs). Use more replays (--replays 4) to decide a change worth
+// less, and repeat a run before trusting a small difference. The copy and the pass, which every figure is compared
+// with, are cheap and measured over 10 repeats, so they add almost nothing.
 // Needs valgrind, setarch and the built packages (`npm run build`); under valgrind a replay is about 40× slower.
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism, machine } from 'node:os';
@@ -112,7 +116,7 @@ function countInstructions(child) {
   return new Promise((resolve, reject) => {
     // Address randomization off (setarch -R), V8 in its predictable mode (one thread) with a fixed garbage
     // collection schedule and no incremental marking (both otherwise follow the clock), fixed seeds: with V8's
-    // defaults two runs of the same replay differed by up to 5%; so run, within about 1%.
+    // defaults two runs of the same replay differed by up to 5%; so run, a process's count moves by about ±0.2%.
     const args = [
       machine(),
       '-R',
@@ -158,9 +162,16 @@ async function runAll(jobs) {
   return results;
 }
 
+/**
+ * How many times a process repeats `what` beyond its warm-up: a replay `--replays` times; a pass or a copy of the
+ * entries, each a small part of a replay's cost, 10 times, so that the process's own spread, divided by 10, barely
+ * moves the figures every replay is compared with or reduced by.
+ */
+const repeatsOf = (what) => (what === 'pass' || what === 'clone' ? 10 : replays);
+
 const jobs = [];
 for (let index = 0; index < sessionCount; index++) {
-  for (const what of ['pass', 'clone', ...names]) jobs.push(`${index}:${what}:${warmUp}`, `${index}:${what}:${warmUp + replays}`);
+  for (const what of ['pass', 'clone', ...names]) jobs.push(`${index}:${what}:${warmUp}`, `${index}:${what}:${warmUp + repeatsOf(what)}`);
 }
 const started = Date.now();
 const counted = await runAll(jobs).catch((error) => {
@@ -170,7 +181,7 @@ const counted = await runAll(jobs).catch((error) => {
 });
 const millions = (instructions) => `${(instructions / 1e6).toFixed(0)} M`;
 for (let index = 0; index < sessionCount; index++) {
-  const per = (what) => (counted.get(`${index}:${what}:${warmUp + replays}`) - counted.get(`${index}:${what}:${warmUp}`)) / replays;
+  const per = (what) => (counted.get(`${index}:${what}:${warmUp + repeatsOf(what)}`) - counted.get(`${index}:${what}:${warmUp}`)) / repeatsOf(what);
   const pass = per('pass');
   const clone = per('clone');
   console.log(`S${index + 1}: ${sessions[index]?.label ?? ''}`);

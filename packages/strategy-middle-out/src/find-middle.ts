@@ -67,15 +67,16 @@ export function findMiddle(
 
 /**
  * The last cut up to `headEnd` after which the head, followed by nothing but the summary, does not end in a tool loop
- * that opened without thinking (see `findOpenToolLoop`), or undefined. `headEnd` is past the first user message, so
- * a cut after it is found first when there is one.
+ * whose opening message does not start with thinking (see `findOpenToolLoop`: a text step merged before the step with
+ * thinking counts as not starting with it), or undefined. `headEnd` is past the first user message, so a cut after it
+ * is found first when there is one.
  */
 function lastHeadEndOutsideBareLoop(history: readonly HistoryEntry[], cuts: readonly number[], headEnd: number): number | undefined {
   for (let at = cuts.length - 1; at >= 0; at--) {
     const cut = cuts[at] as number;
     if (cut > headEnd) continue;
     const loop = findOpenToolLoop(history.slice(0, cut));
-    if (loop === undefined || loop.thinking) return cut;
+    if (loop === undefined || loop.startsWithThinking) return cut;
   }
   return undefined;
 }

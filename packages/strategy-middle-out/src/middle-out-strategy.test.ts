@@ -49,6 +49,18 @@ const plainRead: HistoryEntry[] = [
   { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'call_lexer', toolName: 'Read', result: 'export const lexer = 1;' }] },
 ];
 
+/** A turn that reads a file, opened with thinking. */
+const thinkingRead: HistoryEntry[] = [
+  {
+    speaker: 'ai',
+    blocks: [
+      { type: 'thinking', thought: 'The lexer first.', signature: 'sig-lexer' },
+      { type: 'tool_call', id: 'call_lexer', name: 'Read', parameters: { file_path: '/src/lexer.ts' } },
+    ],
+  },
+  { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'call_lexer', toolName: 'Read', result: 'export const lexer = 1;' }] },
+];
+
 /** A prompt that ends the turn before it and starts the one `loop` opens. */
 const next: HistoryEntry = { speaker: 'human', blocks: [{ type: 'text', text: 'Now the parser.' }] };
 
@@ -135,19 +147,21 @@ describe('createMiddleOutStrategy', () => {
   });
 
   it('should keep a head that ends in tool results when their turn opened with thinking, the open loop summarized whole', async () => {
-    const read: HistoryEntry[] = [
-      {
-        speaker: 'ai',
-        blocks: [
-          { type: 'thinking', thought: 'The lexer first.', signature: 'sig-lexer' },
-          { type: 'tool_call', id: 'call_lexer', name: 'Read', parameters: { file_path: '/src/lexer.ts' } },
-        ],
-      },
-      { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'call_lexer', toolName: 'Read', result: 'export const lexer = 1;' }] },
-    ];
-    const entries = [...history.slice(0, 1), ...read, next, ...longLoop];
+    const entries = [...history.slice(0, 1), ...thinkingRead, next, ...longLoop];
     const { result } = await applied(new MockSummarizer('summary'), entries, { headShare: 0.9, tailShare: 0 });
     expect(result.newHistory.slice(0, -1)).toEqual(entries.slice(0, 4));
+  });
+
+  it('should not end the head in tool results whose opening message starts with text, thinking merged after it (Anthropic tool-loop-thinking)', async () => {
+    // A text step, a blank user message (codecs drop it), then the read with thinking: encoded, one assistant message
+    // that starts with the text — rejected as the loop that ends a request, thinking being on.
+    const textStep: HistoryEntry = { speaker: 'ai', blocks: [{ type: 'text', text: 'Reading the lexer.' }] };
+    const blank: HistoryEntry = { speaker: 'human', blocks: [{ type: 'text', text: '' }] };
+    const entries = [...history.slice(0, 1), textStep, blank, ...thinkingRead, next, ...longLoop];
+    const { result } = await applied(new MockSummarizer('summary'), entries, { headShare: 0.9, tailShare: 0 });
+    const head = result.newHistory.slice(0, -1);
+    expect(head).not.toContainEqual(thinkingRead[1]);
+    expect(head).toEqual(entries.slice(0, head.length));
   });
 
   it('(002 §6.3) should summarize the middle mechanically when the summarizer fails, and say so', async () => {

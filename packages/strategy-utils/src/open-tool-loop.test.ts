@@ -85,16 +85,26 @@ describe('findThinkingToolLoopStart where a tool entry carries text', () => {
 
 describe('findOpenToolLoop', () => {
   it('should find the loop a history ends in whether or not it opened with thinking, and nothing once it is closed', () => {
-    expect(findOpenToolLoop([human('fix it'), ...step('a'), ...step('b')])).toEqual({ start: 1, thinking: false });
+    expect(findOpenToolLoop([human('fix it'), ...step('a'), ...step('b')])).toEqual({ start: 1, thinking: false, startsWithThinking: false });
     expect(findOpenToolLoop([human('fix it'), thinking(call('a', 'Read', {})), result('a', 'Read', 'x'), ...step('b')])).toEqual({
       start: 1,
       thinking: true,
+      startsWithThinking: true,
     });
     expect(findOpenToolLoop([human('fix it'), ...step('a'), answer('done')])).toBeUndefined();
   });
 
   it('should see a summary (a human entry) after tool results as part of the loop they end, as the Anthropic codec merges them', () => {
     const history = [human('fix it'), answer('looking'), human('go on'), ...step('a'), human('[Previous conversation summary]\n…')];
-    expect(findOpenToolLoop(history)).toEqual({ start: 3, thinking: false });
+    expect(findOpenToolLoop(history)).toEqual({ start: 3, thinking: false, startsWithThinking: false });
+  });
+
+  it('should tell a loop whose opening message starts with text from one that starts with thinking, blank entries merged away', () => {
+    // A text step, a blank user message (dropped by codecs), then thinking and a call: one assistant message that
+    // starts with the text, which Anthropic rejects as the loop that ends a request when thinking is on.
+    const textFirst = [human('read'), answer('read'), human(''), thinking(call('a', 'Read', {})), result('a', 'Read', 'x')];
+    expect(findOpenToolLoop(textFirst)).toEqual({ start: 1, thinking: true, startsWithThinking: false });
+    const blankTextFirst: HistoryEntry = { speaker: 'ai', blocks: [{ type: 'text', text: ' ' }, ...thinking(call('a', 'Read', {})).blocks] };
+    expect(findOpenToolLoop([human('read'), blankTextFirst, result('a', 'Read', 'x')])).toMatchObject({ startsWithThinking: true });
   });
 });

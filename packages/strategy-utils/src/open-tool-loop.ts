@@ -7,6 +7,13 @@ export interface OpenToolLoop {
   readonly start: number;
   /** Whether that step (or an `ai` entry right after it, the same turn) carries a thinking block. */
   readonly thinking: boolean;
+  /**
+   * Whether the assistant message that opened the loop starts with a thinking block: its `ai` entries from `start`
+   * merged as codecs merge them (blank entries between them dropped), blank text aside. What Anthropic requires of
+   * the loop that ends a request when thinking is on; `thinking` alone is not enough (a text step, a blank user
+   * message, then a step with thinking and a call encode as one message that starts with the text).
+   */
+  readonly startsWithThinking: boolean;
 }
 
 const openLoops = new WeakMap<readonly HistoryEntry[], OpenToolLoop | undefined>();
@@ -33,7 +40,7 @@ const openLoops = new WeakMap<readonly HistoryEntry[], OpenToolLoop | undefined>
  * // [human "fix it", ai [call a], tool a, ai [thinking, text]]: closed by the answer
  * findOpenToolLoop(history); // undefined
  * // [human "fix it", ai [call a], tool a, human "summary"]
- * findOpenToolLoop(history); // { start: 1, thinking: false }
+ * findOpenToolLoop(history); // { start: 1, thinking: false, startsWithThinking: false }
  * ```
  */
 export function findOpenToolLoop(history: readonly HistoryEntry[]): OpenToolLoop | undefined {
@@ -78,11 +85,13 @@ function locate(history: readonly HistoryEntry[]): OpenToolLoop | undefined {
   let opener = user + 1;
   while (opener <= last && (history[opener]?.speaker !== 'ai' || isBlankEntry(history[opener] as HistoryEntry))) opener++;
   if (opener > last) return undefined;
+  const first = (history[opener] as HistoryEntry).blocks.find((block) => !(block.type === 'text' && block.text.trim() === ''));
+  const startsWithThinking = first?.type === 'thinking';
   for (let index = opener; index <= last; index++) {
     const entry = history[index] as HistoryEntry;
     if (isBlankEntry(entry)) continue;
     if (entry.speaker !== 'ai') break;
-    if (entry.blocks.some((block) => block.type === 'thinking')) return { start: opener, thinking: true };
+    if (entry.blocks.some((block) => block.type === 'thinking')) return { start: opener, thinking: true, startsWithThinking };
   }
-  return { start: opener, thinking: false };
+  return { start: opener, thinking: false, startsWithThinking };
 }
