@@ -49,17 +49,14 @@ const plainRead: HistoryEntry[] = [
   { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'call_lexer', toolName: 'Read', result: 'export const lexer = 1;' }] },
 ];
 
-/** A turn that reads a file, opened with thinking. */
+/** `plainRead`, opened with thinking. */
 const thinkingRead: HistoryEntry[] = [
-  {
-    speaker: 'ai',
-    blocks: [
-      { type: 'thinking', thought: 'The lexer first.', signature: 'sig-lexer' },
-      { type: 'tool_call', id: 'call_lexer', name: 'Read', parameters: { file_path: '/src/lexer.ts' } },
-    ],
-  },
-  { speaker: 'tool', blocks: [{ type: 'tool_response', callId: 'call_lexer', toolName: 'Read', result: 'export const lexer = 1;' }] },
+  { speaker: 'ai', blocks: [{ type: 'thinking', thought: 'The lexer first.', signature: 'sig-lexer' }, ...(plainRead[0] as HistoryEntry).blocks] },
+  plainRead[1] as HistoryEntry,
 ];
+
+/** A blank user message: codecs drop it, so the assistant entries around it merge into one message. */
+const blank: HistoryEntry = { speaker: 'human', blocks: [{ type: 'text', text: '' }] };
 
 /** A prompt that ends the turn before it and starts the one `loop` opens. */
 const next: HistoryEntry = { speaker: 'human', blocks: [{ type: 'text', text: 'Now the parser.' }] };
@@ -132,7 +129,6 @@ describe('createMiddleOutStrategy', () => {
   it('should end the head before the first user message when every cut after it would leave such a loop, quoting the message', async () => {
     // A blank first entry, then a turn without thinking before the first user message: a head through that message
     // ends in the turn's tool results (the message is encoded into their user message).
-    const blank: HistoryEntry = { speaker: 'human', blocks: [{ type: 'text', text: '' }] };
     const entries = [blank, ...plainRead, next, ...longLoop];
     const { result } = await applied(new MockSummarizer('summary'), entries, { headShare: 0.9, tailShare: 0 });
     expect(result.newHistory.slice(0, -1)).toEqual([blank]);
@@ -156,7 +152,6 @@ describe('createMiddleOutStrategy', () => {
     // A text step, a blank user message (codecs drop it), then the read with thinking: encoded, one assistant message
     // that starts with the text — rejected as the loop that ends a request, thinking being on.
     const textStep: HistoryEntry = { speaker: 'ai', blocks: [{ type: 'text', text: 'Reading the lexer.' }] };
-    const blank: HistoryEntry = { speaker: 'human', blocks: [{ type: 'text', text: '' }] };
     const entries = [...history.slice(0, 1), textStep, blank, ...thinkingRead, next, ...longLoop];
     const { result } = await applied(new MockSummarizer('summary'), entries, { headShare: 0.9, tailShare: 0 });
     const head = result.newHistory.slice(0, -1);
