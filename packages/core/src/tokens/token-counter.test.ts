@@ -112,6 +112,13 @@ describe('createTokenCounter', () => {
       expect(words.calls).toHaveLength(calls);
     });
 
+    it('should hand a long text whole to the tokenizer when the content cache is off (no chunk would be looked up again)', () => {
+      const words = createWordTokenizer();
+      const counter = createTokenCounter({ ...words, additiveAtLineStarts: true }, { contentCacheCharacters: 0 });
+      expect(counter.countText(file)).toBe(createWordTokenizer().countTokens(file));
+      expect(words.calls).toEqual([file]);
+    });
+
     it('should hand a long text whole to a tokenizer that does not declare additiveAtLineStarts', () => {
       const words = createWordTokenizer();
       const counter = createTokenCounter(words);

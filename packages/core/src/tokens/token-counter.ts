@@ -30,7 +30,7 @@ export interface TokenCountingOptions {
    * rewrote in part) costs only the rest, and the same text again costs one lookup. Each cached text also costs the
    * budget 32 characters for its bookkeeping, so a budget spent on short texts still bounds the entries it holds.
    * Texts not looked up again since they were cached are evicted first, oldest first (a text looked up gets a
-   * second chance); 0 turns the content cache off.
+   * second chance); 0 turns the content cache off (each text is then tokenized whole, every time).
    * @default 16_000_000
    */
   readonly contentCacheCharacters?: number;
@@ -120,8 +120,9 @@ export function createTokenCounter(tokenizer: Tokenizer, options: TokenCountingO
   };
 
   // The sum of the chunks' counts is exactly the whole text's count (the tokenizer says so); chunks a text shares with
-  // one counted before (the unchanged parts of a rewritten block, a file read again) come from the cache.
-  const chunked = tokenizer.additiveAtLineStarts === true;
+  // one counted before (the unchanged parts of a rewritten block, a file read again) come from the cache. Without a
+  // cache nothing is looked up again, so chunks would only cost a tokenizer call each: texts are then counted whole.
+  const chunked = tokenizer.additiveAtLineStarts === true && contentCacheCharacters > 0;
   const countText = (text: string): number => {
     if (text === '') return 0;
     if (!chunked || text.length < minimumChunkedLength) return countCachedText(text);
