@@ -1,10 +1,10 @@
 import type { HistoryEntry } from '@ctx/core';
-import { inferWorkspaceRoot, isValidatedEntry } from '@ctx/strategy-utils';
+import { isValidatedEntry, recordedWorkingDirectory } from '@ctx/strategy-utils';
 import { responseFactsOf } from './tool-call-facts.js';
 
 /** What one entry records of its working directory. */
 interface RecordedDirectories {
-  /** A Claude Code record's `cwd` (`inferWorkspaceRoot` from `@ctx/strategy-utils`), other than `/`. */
+  /** A Claude Code record's `cwd` (`recordedWorkingDirectory` from `@ctx/strategy-utils`), other than `/`. */
   readonly cwd: string | undefined;
   /** The `(Current directory: /path)` line of the first of its SWE-agent observations that has one. */
   readonly directory: string | undefined;
@@ -17,7 +17,7 @@ const recorded = new WeakMap<HistoryEntry, RecordedDirectories>();
 function directoriesOf(entry: HistoryEntry): RecordedDirectories {
   const known = recorded.get(entry);
   if (known !== undefined) return known;
-  const root = inferWorkspaceRoot([entry]);
+  const cwd = recordedWorkingDirectory(entry);
   let directory: string | undefined;
   if (entry.speaker === 'tool') {
     for (const block of entry.blocks) {
@@ -26,7 +26,7 @@ function directoriesOf(entry: HistoryEntry): RecordedDirectories {
       if (directory !== undefined) break;
     }
   }
-  const directories = { cwd: root === '/' ? undefined : root, directory };
+  const directories = { cwd: cwd === '/' ? undefined : cwd, directory };
   if (isValidatedEntry(entry)) recorded.set(entry, directories);
   return directories;
 }

@@ -34,7 +34,7 @@ export { applyEditReplacement, editReplacementsOf, type EditReplacement } from '
 
 // Paths
 export { findSupersededFileContent, type SupersededFileContent } from './find-superseded-file-content.js';
-export { inferWorkspaceRoot } from './infer-workspace-root.js';
+export { inferWorkspaceRoot, recordedWorkingDirectory } from './infer-workspace-root.js';
 export { formatReconstructedRead, readContentOf, reconstructedContentOf } from './read-content.js';
 export { FOLDED_EDIT_MARKER, foldFileStates, type FileStateFolds, type FoldFileStatesOptions } from './fold-file-states.js';
 export { isAbsoluteToolPath, normalizeToolPath } from './normalize-tool-path.js';
