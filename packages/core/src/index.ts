@@ -50,6 +50,7 @@ export {
   type JsonObject,
   type JsonValue,
 } from './history/json-value.js';
+export { isSameJson } from './history/is-same-json.js';
 export { providerMetadataSchema, type ProviderMetadata } from './history/provider-metadata.js';
 export {
   parseConversation,

@@ -1,4 +1,5 @@
 import {
+  isSameJson,
   parseConversation,
   type ContentBlock,
   type Conversation,
@@ -25,7 +26,7 @@ import type {
 } from './ai-sdk-prompt.js';
 import { decodeDataContent, sniffImageMediaType } from './binary-data.js';
 import { isBlankTextPart } from './blank-text-part.js';
-import { deriveReasoningOptions, deriveToolOutputType, isPlainTextPart, jsonEquals } from './derived-fields.js';
+import { deriveReasoningOptions, deriveToolOutputType, isPlainTextPart } from './derived-fields.js';
 
 type Options = AiSdkProviderOptions | undefined;
 
@@ -80,7 +81,7 @@ function decodeReasoning(part: AiSdkReasoningPart): ContentBlock {
   return {
     ...block,
     ...aiSdkMetadataField({
-      providerOptions: jsonEquals(part.providerOptions, derived) ? undefined : options(part.providerOptions),
+      providerOptions: isSameJson(part.providerOptions, derived) ? undefined : options(part.providerOptions),
       text: block.redacted === true && part.text !== '' ? part.text : undefined,
     }),
   };

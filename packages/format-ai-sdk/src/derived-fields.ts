@@ -29,18 +29,3 @@ export function deriveToolOutputType(result: JsonValue, options: { readonly isEr
 export function isPlainTextPart(content: readonly { readonly type: string; readonly providerOptions?: unknown }[]): boolean {
   return content.length === 1 && content[0]?.type === 'text' && content[0].providerOptions === undefined;
 }
-
-/** Deep equality of JSON values, treating object properties that are `undefined` as absent. */
-export function jsonEquals(left: unknown, right: unknown): boolean {
-  if (left === right) return true;
-  if (typeof left !== 'object' || typeof right !== 'object' || left === null || right === null) return false;
-  if (Array.isArray(left) !== Array.isArray(right)) return false;
-  if (Array.isArray(left) && Array.isArray(right)) {
-    return left.length === right.length && left.every((item, index) => jsonEquals(item, right[index]));
-  }
-  const leftRecord = left as Record<string, unknown>;
-  const rightRecord = right as Record<string, unknown>;
-  const keys = new Set([...Object.keys(leftRecord), ...Object.keys(rightRecord)]);
-  for (const key of keys) if (!jsonEquals(leftRecord[key], rightRecord[key])) return false;
-  return true;
-}

@@ -1,7 +1,6 @@
-import type { HistoryEntry, ToolCallBlock } from '@ctx/core';
+import { isSameJson, type HistoryEntry, type ToolCallBlock } from '@ctx/core';
 import { classifyRememberedToolCall, countSharedPrefix, isValidatedEntry } from '@ctx/strategy-utils';
 import { describeSourceCall } from './describe-source-call.js';
-import { isSameJson } from './is-same-json.js';
 import type { LosslessSettings } from './lossless-settings.js';
 import {
   addCounts,

@@ -1,12 +1,12 @@
 /**
  * Deep equality of JSON-like values (what history entries are made of): objects compare by their keys whatever
- * their order, a key whose value is `undefined` counts as absent (a validated copy drops it), arrays element by
- * element. Identical references answer at once, so comparing an entry with a copy that shares most of its parts is
- * cheap.
+ * their order, a key whose value is `undefined` counts as absent (JSON drops it), arrays element by element.
+ * Identical references answer at once, so comparing an entry with a copy that shares most of its parts is cheap.
+ * Where key order matters too (the text a value serializes to), see `isSameJsonText` in `@ctx/strategy-utils`.
  *
  * @param first - A value.
  * @param second - Another value.
- * @returns Whether a full plan would see them as the same.
+ * @returns Whether they hold the same JSON, key order aside.
  * @example
  * ```ts
  * isSameJson({ a: 1, b: undefined }, { a: 1 }); // true
