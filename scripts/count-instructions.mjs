@@ -13,8 +13,8 @@
 // pass and, for the baseline (nothing compressed) and each strategy or preset, the instructions per replay and their
 // ratio to the pass. Each figure is (a process with W + N replays) − (one with W), divided by N: the W warm-up
 // replays (1 by default) take the compiling of the code out, as `ctx bench` does; like its clock, the figure leaves
-// out the copy of the entries a replay makes before it starts. Run as `countInstructions` runs it, one process gives
-// the same count within about ±0.2% from run to run (three runs of S2's one-pass process: 7,502–7,534 million):
+// out the copy of each entry a replay makes right before adding it. Run as `countInstructions` runs it, one process
+// gives the same count within about ±0.2% from run to run (three runs of S2's one-pass process: 7,502–7,534 million):
 // divided by N = 2 replays, about ±15 million a replay (±1.3% of S2's pass, ±3% of S1's), though some rows move
 // more (S2's baseline: 1,204–1,480 million over four runs). Use more replays (--replays 4) to decide a change worth
 // less, and repeat a run before trusting a small difference. The copy and the pass, which every figure is compared
@@ -56,8 +56,8 @@ const resolveByName = (name) =>
     .then(([create]) => create);
 
 if (values.child !== undefined) {
-  // In a child, under valgrind: `<session index>:<what>:<runs>`, `what` being pass, clone (what a replay does before
-  // its clock starts: a copy of every entry), baseline or a strategy's or preset's name.
+  // In a child, under valgrind: `<session index>:<what>:<runs>`, `what` being pass, clone (what a replay does outside
+  // its clock: a copy of every entry, each made right before it is added), baseline or a strategy's or preset's name.
   const [index, what, count] = values.child.split(':');
   const { createTokenizer } = await load('tokenizers.js');
   const { measureTokenizationPass } = await load('bench/tokenization-pass.js');
@@ -186,7 +186,7 @@ for (let index = 0; index < sessionCount; index++) {
   const clone = per('clone');
   console.log(`S${index + 1}: ${sessions[index]?.label ?? ''}`);
   console.log(
-    `  one tokenization pass ${millions(pass)} instructions; per replay after ${warmUp} in the same process, without the ${millions(clone)} of copying the entries before its clock starts, and ÷ pass:`,
+    `  one tokenization pass ${millions(pass)} instructions; per replay after ${warmUp} in the same process, without the ${millions(clone)} of copying the entries (outside its clock), and ÷ pass:`,
   );
   for (const name of names) {
     const replay = per(name) - clone;
