@@ -15,9 +15,9 @@
 // replays (1 by default) take the compiling of the code out, as `ctx bench` does; like its clock, the figure leaves
 // out the copy of each entry a replay makes right before adding it. Run as `countInstructions` runs it, one process
 // gives the same count within about ±0.2% from run to run (three runs of S2's one-pass process: 7,502–7,534 million):
-// divided by N = 2 replays, about ±15 million a replay (±1.3% of S2's pass, ±3% of S1's). Some rows moved more
-// while a replay copied the whole session before its first turn (S2's baseline: 1,204–1,480 million over four runs;
-// 1,296–1,297 over three since each entry is copied as it is added). Use more replays (--replays 4) to decide a
+// divided by N = 2 replays, about ±15 million a replay (±1.3% of S2's pass, ±3% of S1's), though some rows move
+// more (S2's baseline: 1,204–1,480 million over four runs; 1,311 and 1,407 in two after replays began copying each
+// entry as it is added, while the other rows held within 5 million). Use more replays (--replays 4) to decide a
 // change worth less, and repeat a run before trusting a small difference. The copy and the pass, which every figure
 // is compared with, are cheap and measured over 10 repeats, so they add almost nothing.
 // Needs valgrind, setarch and the built packages (`npm run build`); under valgrind a replay is about 40× slower.
