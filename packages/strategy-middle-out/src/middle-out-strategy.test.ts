@@ -159,6 +159,21 @@ describe('createMiddleOutStrategy', () => {
     expect(head).toEqual(entries.slice(0, head.length));
   });
 
+  it('should not end the head in tool results whose opening message starts with unsigned thinking (the Anthropic encoder drops it)', async () => {
+    // A text step opening with thinking from another provider (no signature), a blank user message, then the read
+    // with signed thinking: encoded for Anthropic the unsigned block is dropped and the merged message starts with the
+    // text — rejected as the loop that ends a request, thinking being on.
+    const unsignedStep: HistoryEntry = {
+      speaker: 'ai',
+      blocks: [{ type: 'thinking', thought: 'Another model planned this.' }, { type: 'text', text: 'Reading the lexer.' }],
+    };
+    const entries = [...history.slice(0, 1), unsignedStep, blank, ...thinkingRead, next, ...longLoop];
+    const { result } = await applied(new MockSummarizer('summary'), entries, { headShare: 0.9, tailShare: 0 });
+    const head = result.newHistory.slice(0, -1);
+    expect(head).not.toContainEqual(thinkingRead[1]);
+    expect(head).toEqual(entries.slice(0, head.length));
+  });
+
   it('(002 §6.3) should summarize the middle mechanically when the summarizer fails, and say so', async () => {
     const summarizer = new MockSummarizer(() => {
       throw new SummarizerError({ summarizer: 'm', reason: 'connection-failed', message: 'connect ECONNREFUSED 127.0.0.1:9' });

@@ -107,4 +107,15 @@ describe('findOpenToolLoop', () => {
     const blankTextFirst: HistoryEntry = { speaker: 'ai', blocks: [{ type: 'text', text: ' ' }, ...thinking(call('a', 'Read', {})).blocks] };
     expect(findOpenToolLoop([human('read'), blankTextFirst, result('a', 'Read', 'x')])).toMatchObject({ startsWithThinking: true });
   });
+
+  it('should not count thinking without a signature as the start, since the Anthropic encoder drops it (redacted thinking counts)', () => {
+    const opener = (first: HistoryEntry['blocks'][number]): HistoryEntry => ({
+      speaker: 'ai',
+      blocks: [first, { type: 'text', text: 'Reading it.' }, call('a', 'Read', {})],
+    });
+    const loop = (first: HistoryEntry['blocks'][number]) => findOpenToolLoop([human('read'), opener(first), result('a', 'Read', 'x')]);
+    expect(loop({ type: 'thinking', thought: 'from another provider' })).toEqual({ start: 1, thinking: true, startsWithThinking: false });
+    expect(loop({ type: 'thinking', thought: 'opaque', redacted: true })).toMatchObject({ startsWithThinking: true });
+    expect(loop({ type: 'thinking', thought: 'signed', signature: 'sig' })).toMatchObject({ startsWithThinking: true });
+  });
 });

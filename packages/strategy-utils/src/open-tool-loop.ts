@@ -1,4 +1,4 @@
-import type { HistoryEntry } from '@ctx/core';
+import type { ContentBlock, HistoryEntry } from '@ctx/core';
 import { isBlankEntry, lastToolLoopBound } from './tool-loop-bounds.js';
 
 /** The assistant turn a history ends in while it is still in its tool loop; see {@link findOpenToolLoop}. */
@@ -9,9 +9,11 @@ export interface OpenToolLoop {
   readonly thinking: boolean;
   /**
    * Whether the assistant message that opened the loop starts with a thinking block: its `ai` entries from `start`
-   * merged as codecs merge them (blank entries between them dropped), blank text aside. What Anthropic requires of
-   * the loop that ends a request when thinking is on; `thinking` alone is not enough (a text step, a blank user
-   * message, then a step with thinking and a call encode as one message that starts with the text).
+   * merged as codecs merge them (blank entries between them dropped), with what the Anthropic encoder drops aside —
+   * blank text and thinking without a signature (Anthropic accepts only signed or redacted thinking, so a message
+   * whose unsigned thinking comes first starts with whatever follows it). What Anthropic requires of the loop that
+   * ends a request when thinking is on; `thinking` alone is not enough (a text step, a blank user message, then a
+   * step with thinking and a call encode as one message that starts with the text).
    */
   readonly startsWithThinking: boolean;
 }
@@ -69,6 +71,12 @@ export function findThinkingToolLoopStart(history: readonly HistoryEntry[]): num
   return loop?.thinking === true ? loop.start : undefined;
 }
 
+/** Blocks the Anthropic encoder leaves out of a message: blank text, and thinking neither signed nor redacted. */
+function isDroppedForAnthropic(block: ContentBlock): boolean {
+  if (block.type === 'text') return block.text.trim() === '';
+  return block.type === 'thinking' && block.signature === undefined && block.redacted !== true;
+}
+
 function locate(history: readonly HistoryEntry[]): OpenToolLoop | undefined {
   // Human entries right after the last tool results (an interruption notice, a prompt typed while tools ran) are
   // encoded into the same user message as those results: the request still ends in the loop.
@@ -85,7 +93,7 @@ function locate(history: readonly HistoryEntry[]): OpenToolLoop | undefined {
   let opener = user + 1;
   while (opener <= last && (history[opener]?.speaker !== 'ai' || isBlankEntry(history[opener] as HistoryEntry))) opener++;
   if (opener > last) return undefined;
-  const first = (history[opener] as HistoryEntry).blocks.find((block) => !(block.type === 'text' && block.text.trim() === ''));
+  const first = (history[opener] as HistoryEntry).blocks.find((block) => !isDroppedForAnthropic(block));
   const startsWithThinking = first?.type === 'thinking';
   for (let index = opener; index <= last; index++) {
     const entry = history[index] as HistoryEntry;
