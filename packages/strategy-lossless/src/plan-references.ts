@@ -1,4 +1,4 @@
-import type { ContentBlock, HistoryEntry, JsonValue, ToolCallBlock } from '@ctx/core';
+import { noteComposedText, type ContentBlock, type HistoryEntry, type JsonValue, type TextPiece, type ToolCallBlock } from '@ctx/core';
 import {
   classifyRememberedToolCall,
   classifyToolResult,
@@ -459,7 +459,9 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
     const references: LineReference[] = [];
     for (const { leaf, lines, ids, runs } of planned) {
       // The rewritten text: spans of the original (runs of kept lines, cut out whole) and markers, one per line.
+      // `pieces` says the same with the spans as ranges of the original, line breaks included, for the token counter.
       const parts: string[] = [];
+      const pieces: TextPiece[] = [];
       let outputLines = 0;
       let cursor = 0;
       let offset = 0;
@@ -474,11 +476,13 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
           if (run.start > cursor) {
             const kept = textLength(lines, cursor, run.start);
             parts.push(leaf.text.slice(offset, offset + kept));
+            pieces.push({ text: leaf.text, start: offset, end: offset + kept + 1 });
             outputLines += run.start - cursor;
             offset += kept + 1;
           }
           references.push({ ...reference, at: outputLines });
           parts.push(markerText);
+          pieces.push(`${markerText}\n`);
           outputLines++;
           offset += textLength(lines, run.start, run.start + run.count) + 1;
           hidden ??= new Array<boolean>(lines.length).fill(false);
@@ -491,8 +495,15 @@ export function createReferencePlanner(options: PlanReferencesOptions): Referenc
         }
       }
       if (cursor > 0) {
-        if (cursor < lines.length) parts.push(leaf.text.slice(offset));
+        if (cursor < lines.length) {
+          parts.push(leaf.text.slice(offset));
+          pieces.push({ text: leaf.text, start: offset, end: leaf.text.length });
+        } else {
+          // The text ends in a marker: no line break after it.
+          pieces[pieces.length - 1] = parts.at(-1) as string;
+        }
         const text = parts.join('\n');
+        noteComposedText(text, pieces);
         counts.charactersSaved += leaf.text.length - text.length;
         rewritten = replaceTextLeaf(rewritten, leaf.path, text);
       }

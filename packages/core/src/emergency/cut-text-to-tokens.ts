@@ -1,4 +1,5 @@
 import { formatCount } from '../text/format-count.js';
+import { noteComposedText } from '../tokens/composed-texts.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 
 /** What {@link cutTextToTokens} kept of a text. */
@@ -79,9 +80,16 @@ export function cutTextToTokens(text: string, maxTokens: number, counter: TokenC
     const tailStart = safeBoundary(text, snapTailStart(text, Math.max(headEnd, text.length - tailLength)));
     const head = text.slice(0, headEnd);
     const tail = text.slice(tailStart);
+    // Spans of a text the counter has just counted: it adds up the counts of the chunks they keep (see
+    // noteComposedText) instead of splitting them again.
+    noteComposedText(head, [{ text, start: 0, end: headEnd }]);
+    noteComposedText(tail, [{ text, start: tailStart, end: text.length }]);
     const omittedLines = countLines(headEnd, tailStart);
     const omittedTokens = Math.max(0, tokensBefore - counter.countText(head) - counter.countText(tail));
-    const candidate = `${head.endsWith('\n') ? head : `${head}\n`}${marker(omittedTokens, omittedLines)}\n${tail}`;
+    const headLine = head.endsWith('\n') ? '' : '\n';
+    const markerLine = `${marker(omittedTokens, omittedLines)}\n`;
+    const candidate = `${head}${headLine}${markerLine}${tail}`;
+    noteComposedText(candidate, [{ text, start: 0, end: headEnd }, headLine, markerLine, { text, start: tailStart, end: text.length }]);
     const tokensAfter = counter.countText(candidate);
     if (tokensAfter <= maxTokens) {
       best = { text: candidate, tokensBefore, tokensAfter, linesOmitted: omittedLines };

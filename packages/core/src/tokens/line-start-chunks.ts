@@ -22,7 +22,7 @@ const whiteSpace = /\s/;
  * any spaces or tabs it starts with are followed by a character that is not white space (see
  * `Tokenizer.additiveAtLineStarts`).
  */
-function allowsCut(text: string, start: number): boolean {
+export function allowsCut(text: string, start: number): boolean {
   const first = text.charCodeAt(start);
   if (first === lineFeed || first === carriageReturn || first === slash) return false;
   let index = start;

@@ -4,7 +4,9 @@ import type { ToolDefinition } from '../history/conversation.js';
 import type { HistoryEntry } from '../history/history-entry.js';
 import type { JsonValue } from '../history/json-value.js';
 import { isValidated } from '../history/validated-objects.js';
-import { splitAtLineStarts } from './line-start-chunks.js';
+import { composedTextRecipe, piecesJoinTo, type TextPiece } from './composed-texts.js';
+import { allowsCut, splitAtLineStarts } from './line-start-chunks.js';
+import { createRecentTexts } from './recent-texts.js';
 import { createTextCountCache } from './text-count-cache.js';
 import type { Tokenizer } from './tokenizer.js';
 
@@ -30,7 +32,9 @@ export interface TokenCountingOptions {
    * rewrote in part) costs only the rest, and the same text again costs one lookup. Each cached text also costs the
    * budget 32 characters for its bookkeeping, so a budget spent on short texts still bounds the entries it holds.
    * Texts not looked up again since they were cached are evicted first, oldest first (a text looked up gets a
-   * second chance); 0 turns the content cache off (each text is then tokenized whole, every time).
+   * second chance); 0 turns the content cache off (each text is then tokenized whole, every time). The 64 long texts
+   * counted last also keep where they were cut and the counts in between, so that a text noted as made of spans of
+   * them (`noteComposedText`) is counted from those sums; those texts take at most a quarter of this budget besides.
    * @default 16_000_000
    */
   readonly contentCacheCharacters?: number;
@@ -69,6 +73,35 @@ export interface TokenCounter {
 const cachedTextOverhead = 32;
 /** With a tokenizer whose counts add up at line starts, texts at least this long are counted chunk by chunk. */
 const minimumChunkedLength = 1024;
+/**
+ * How many long texts keep their chunks' positions and counts, the most recently counted first, and how much of the
+ * content cache's budget their characters may take at most (the layouts keep the texts alive).
+ */
+const keptLayouts = 64;
+const layoutShareOfBudget = 0.25;
+const lineFeed = 10;
+
+/**
+ * Where a long text was cut for counting and the count before each cut: `positions[0]` is 0, the last is the text's
+ * length, and `before[i]` the tokens of `text.slice(0, positions[i])` (exact: every cut is one the tokenizer's counts
+ * add up at).
+ */
+interface CountLayout {
+  readonly positions: readonly number[];
+  readonly before: readonly number[];
+}
+
+/** The first index of `sorted` whose value is at least `value` (`sorted.length` when none is). */
+function firstAtLeast(sorted: readonly number[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((sorted[middle] as number) < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
 
 function serialize(value: JsonValue): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
@@ -123,6 +156,82 @@ export function createTokenCounter(tokenizer: Tokenizer, options: TokenCountingO
   // one counted before (the unchanged parts of a rewritten block, a file read again) come from the cache. Without a
   // cache nothing is looked up again, so chunks would only cost a tokenizer call each: texts are then counted whole.
   const chunked = tokenizer.additiveAtLineStarts === true && contentCacheCharacters > 0;
+  // Long texts counted lately, with where they were cut: a text composed of spans of one of them (see
+  // noteComposedText) is counted from these sums instead of being split and looked up chunk by chunk.
+  const layouts = createRecentTexts<CountLayout>(keptLayouts, Math.floor(contentCacheCharacters * layoutShareOfBudget));
+
+  const countChunks = (text: string): number => {
+    const chunks = splitAtLineStarts(text);
+    const positions = [0];
+    const before = [0];
+    let total = 0;
+    let end = 0;
+    for (const chunk of chunks) {
+      total += countCachedText(chunk);
+      end += chunk.length;
+      positions.push(end);
+      before.push(total);
+    }
+    if (chunks.length > 1) layouts.set(text, { positions, before });
+    return total;
+  };
+
+  // A cut of `text` at `at` where the tokenizer's counts add up (see Tokenizer.additiveAtLineStarts).
+  const additiveAt = (text: string, at: number): boolean =>
+    at === 0 || at === text.length || (text.charCodeAt(at - 1) === lineFeed && allowsCut(text, at));
+
+  // The pieces' own texts' layouts give the counts of whole chunks inside each span; what lies between those (the
+  // start and end of each span, the strings written between them) is counted as one text per stretch, from the last
+  // cut used to the next. Every cut is checked in `text` itself, so the sum is the whole text's count.
+  const countComposed = (text: string, pieces: readonly TextPiece[]): number => {
+    const positions = [0];
+    const before = [0];
+    let total = 0;
+    let stretchStart = 0;
+    const closeStretch = (end: number): void => {
+      if (end <= stretchStart) return;
+      // No span's chunks were of use: the text is counted as if it had no recipe (a shorter stretch cannot lead back
+      // here, so counting it through countText ends).
+      if (stretchStart === 0 && end === text.length) {
+        total = countChunks(text);
+        return;
+      }
+      total += countText(text.slice(stretchStart, end));
+      positions.push(end);
+      before.push(total);
+    };
+    let position = 0;
+    for (const piece of pieces) {
+      if (typeof piece === 'string') {
+        position += piece.length;
+        continue;
+      }
+      const layout = piece.end > piece.start ? layouts.get(piece.text) : undefined;
+      if (layout !== undefined) {
+        const { positions: cuts, before: counts } = layout;
+        const at = (index: number): number => position + (cuts[index] as number) - piece.start;
+        let first = firstAtLeast(cuts, piece.start);
+        let last = firstAtLeast(cuts, piece.end + 1) - 1;
+        while (first < last && !additiveAt(text, at(first))) first++;
+        while (last > first && !additiveAt(text, at(last))) last--;
+        if (first < last) {
+          closeStretch(at(first));
+          // Cuts strictly inside the span read only characters of the span (each line ends before the next cut).
+          for (let index = first + 1; index <= last; index++) {
+            positions.push(at(index));
+            before.push(total + (counts[index] as number) - (counts[first] as number));
+          }
+          total += (counts[last] as number) - (counts[first] as number);
+          stretchStart = at(last);
+        }
+      }
+      position += piece.end - piece.start;
+    }
+    closeStretch(text.length);
+    if (positions.length > 2) layouts.set(text, { positions, before });
+    return total;
+  };
+
   const countText = (text: string): number => {
     if (text === '') return 0;
     if (!chunked || text.length < minimumChunkedLength) return countCachedText(text);
@@ -131,8 +240,8 @@ export function createTokenCounter(tokenizer: Tokenizer, options: TokenCountingO
     // chunks would read it twice more. A text that is a single chunk has the same count either way.
     const known = byContent.get(text);
     if (known !== undefined) return known;
-    let total = 0;
-    for (const chunk of splitAtLineStarts(text)) total += countCachedText(chunk);
+    const recipe = composedTextRecipe(text);
+    const total = recipe !== undefined && piecesJoinTo(text, recipe) ? countComposed(text, recipe) : countChunks(text);
     byContent.set(text, total);
     return total;
   };

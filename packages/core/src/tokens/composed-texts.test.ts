@@ -1,0 +1,137 @@
+import { propertyRuns } from '@ctx/test-properties';
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import { noteComposedText, type TextPiece } from './composed-texts.js';
+import * as lineStartChunks from './line-start-chunks.js';
+import { createTokenCounter } from './token-counter.js';
+import type { Tokenizer } from './tokenizer.js';
+
+vi.mock('./line-start-chunks.js', async (importOriginal) => {
+  const original = await importOriginal<typeof lineStartChunks>();
+  return { ...original, splitAtLineStarts: vi.fn(original.splitAtLineStarts) };
+});
+
+/**
+ * A tokenizer whose counts add up at exactly the line starts `additiveAtLineStarts` promises, and at no other: one
+ * token per word, plus one for each line feed followed by a line start that allows no cut (`/`, a line break, blank
+ * indentation), as if the line feed joined what follows it. Cut anywhere else and the parts' counts miss that token.
+ */
+function createStrictTokenizer(): Tokenizer & { readonly calls: string[] } {
+  const calls: string[] = [];
+  return {
+    specificationVersion: 'v1',
+    name: 'strict-words',
+    additiveAtLineStarts: true,
+    calls,
+    countTokens(text) {
+      calls.push(text);
+      let joined = 0;
+      for (let index = text.indexOf('\n'); index >= 0 && index < text.length - 1; index = text.indexOf('\n', index + 1)) {
+        if (!lineStartChunks.allowsCut(text, index + 1)) joined++;
+      }
+      return text.split(/\s+/).filter(Boolean).length + joined;
+    },
+  };
+}
+
+const line = fc.constantFrom(
+  'export const value = compute(1);',
+  'if (ready) return result;',
+  '/usr/lib/node_modules',
+  '    indented code',
+  '   ',
+  '',
+  '\ttabbed',
+  '+ added line',
+  '- removed line',
+  '⟨ Reference: See output lines 1–4 above ⟩',
+);
+const source = fc.array(line, { minLength: 60, maxLength: 300 }).map((lines) => lines.join('\n'));
+
+/** A composition of `text`: random ranges (at line starts or anywhere) and written strings between them. */
+function composition(text: string): fc.Arbitrary<TextPiece[]> {
+  const position = fc.integer({ min: 0, max: text.length });
+  const range = fc.tuple(position, position).map(([a, b]): TextPiece => ({ text, start: Math.min(a, b), end: Math.max(a, b) }));
+  const written = fc.oneof(line.map((value) => `${value}\n`), line);
+  return fc.array(fc.oneof({ weight: 3, arbitrary: range }, { weight: 1, arbitrary: written }), { minLength: 1, maxLength: 12 });
+}
+
+const join = (pieces: readonly TextPiece[]): string =>
+  pieces.map((piece) => (typeof piece === 'string' ? piece : piece.text.slice(piece.start, piece.end))).join('');
+
+describe('noteComposedText', () => {
+  it('should leave every count exact: a composed text counts what the tokenizer gives the whole text', () => {
+    fc.assert(
+      fc.property(
+        source.chain((text) => fc.tuple(fc.constant(text), composition(text))),
+        ([text, pieces]) => {
+          const tokenizer = createStrictTokenizer();
+          const counter = createTokenCounter(tokenizer);
+          counter.countText(text);
+          const composed = join(pieces);
+          noteComposedText(composed, pieces);
+          expect(counter.countText(composed)).toBe(createStrictTokenizer().countTokens(composed));
+        },
+      ),
+      { numRuns: propertyRuns(300) },
+    );
+  });
+
+  it('should count a text made of spans of a counted text without splitting it again, tokenizing only around what was written', () => {
+    const lines = Array.from({ length: 600 }, (_, index) => `  export const value${index} = compute(${index});`);
+    const text = lines.join('\n');
+    const tokenizer = createStrictTokenizer();
+    const counter = createTokenCounter(tokenizer);
+    counter.countText(text);
+    const cut = lines.slice(0, 300).join('\n').length + 1;
+    const resume = lines.slice(0, 340).join('\n').length + 1;
+    const marker = '[… lines 300–339 as shown above …]\n';
+    const pieces: TextPiece[] = [{ text, start: 0, end: cut }, marker, { text, start: resume, end: text.length }];
+    const composed = join(pieces);
+    noteComposedText(composed, pieces);
+    const split = vi.mocked(lineStartChunks.splitAtLineStarts);
+    split.mockClear();
+    const tokenizedBefore = tokenizer.calls.join('').length;
+    expect(counter.countText(composed)).toBe(createStrictTokenizer().countTokens(composed));
+    expect(split.mock.calls.some(([argument]) => argument === composed)).toBe(false);
+    expect(tokenizer.calls.join('').length - tokenizedBefore).toBeLessThan(composed.length / 10);
+  });
+
+  it('should forget recipes beyond the 128 noted last, and layouts beyond the 64 long texts counted last', () => {
+    const source = (label: string) => Array.from({ length: 200 }, (_, index) => `${label} line ${index} of the output`).join('\n');
+    const text = source('kept');
+    const counter = createTokenCounter(createStrictTokenizer());
+    counter.countText(text);
+    const split = vi.mocked(lineStartChunks.splitAtLineStarts);
+    const composedOf = (label: string): string => {
+      const composed = `${text.slice(0, 2000)}[${label}]\n${text.slice(3000)}`;
+      noteComposedText(composed, [{ text, start: 0, end: 2000 }, `[${label}]\n`, { text, start: 3000, end: text.length }]);
+      return composed;
+    };
+    const splitWhole = (composed: string): boolean => {
+      split.mockClear();
+      counter.countText(composed);
+      return split.mock.calls.some(([argument]) => argument === composed);
+    };
+    expect(splitWhole(composedOf('first'))).toBe(false);
+
+    const forgotten = composedOf('forgotten');
+    for (let index = 0; index < 128; index++) noteComposedText(`${index}`.padEnd(2000, '.'), ['x'.repeat(2000)]);
+    expect(splitWhole(forgotten)).toBe(true);
+
+    for (let index = 0; index < 64; index++) counter.countText(source(`other ${index}`));
+    expect(splitWhole(composedOf('after'))).toBe(true);
+  });
+
+  it('should ignore a recipe whose pieces do not join to the text, and count the text itself', () => {
+    const text = Array.from({ length: 300 }, (_, index) => `line ${index} of the output`).join('\n');
+    const counter = createTokenCounter(createStrictTokenizer());
+    counter.countText(text);
+    const other = text.replace('line 150', 'LINE 150 changed');
+    noteComposedText(other, [{ text, start: 0, end: text.length }]);
+    expect(counter.countText(other)).toBe(createStrictTokenizer().countTokens(other));
+    const outOfRange = `${text}\nmore`;
+    noteComposedText(outOfRange, [{ text, start: 0, end: text.length + 5 }]);
+    expect(counter.countText(outOfRange)).toBe(createStrictTokenizer().countTokens(outOfRange));
+  });
+});
