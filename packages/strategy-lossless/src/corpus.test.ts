@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createTestCompressionContext } from '@ctx/conformance';
 import {
   applyDensityResultToHistory,
+  createTokenCounter,
   densityDefaults,
   parseHistory,
   type Conversation,
@@ -43,9 +44,12 @@ describe.skipIf(!corpusExists)('createLosslessStrategy on the corpus', () => {
   const compressed = new Map<string, readonly HistoryEntry[]>();
   const reductions = new Map<string, number>();
 
+  const counted = new Map<string, number>();
+  let tokenizer: Awaited<ReturnType<typeof createGptTokenizer>>;
+
   beforeAll(async () => {
     conversations = loadCorpusConversations();
-    const tokenizer = await createGptTokenizer();
+    tokenizer = await createGptTokenizer();
     const strategy = createLosslessStrategy();
     for (const { name, conversation } of conversations) {
       const context = createTestCompressionContext({ history: conversation.history, tokenizer });
@@ -53,9 +57,18 @@ describe.skipIf(!corpusExists)('createLosslessStrategy on the corpus', () => {
       const history = result.type === 'applied' ? result.newHistory : context.history;
       compressed.set(name, history);
       const before = context.tokenCounter.countEntries(context.history);
-      reductions.set(name, 1 - context.tokenCounter.countEntries(history) / before);
+      const after = context.tokenCounter.countEntries(history);
+      counted.set(name, after);
+      reductions.set(name, 1 - after / before);
     }
   }, 120_000);
+
+  it('should count every compressed conversation exactly, rewritten results summed from their originals\' chunk counts', () => {
+    // The counter that planned counted each rewritten result from the chunks of its original (noteComposedText); a
+    // counter without a content cache tokenizes every text whole.
+    const whole = createTokenCounter(tokenizer, { contentCacheCharacters: 0 });
+    for (const { name } of conversations) expect(counted.get(name), name).toBe(whole.countEntries(compressed.get(name) as readonly HistoryEntry[]));
+  });
 
   it('FR-LC-003: should expand every compressed corpus conversation back to a deep-equal copy of the original', () => {
     expect(conversations.length).toBeGreaterThan(20);
