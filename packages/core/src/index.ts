@@ -80,7 +80,7 @@ export { vouchedSharedPrefix } from './history/snapshot-lineage.js';
 export type { Tokenizer } from './tokens/tokenizer.js';
 export { createTokenCounter, type TokenCounter, type TokenCountingOptions } from './tokens/token-counter.js';
 export { splitAtLineStarts } from './tokens/line-start-chunks.js';
-export { noteComposedText, type TextPiece } from './tokens/composed-texts.js';
+export { composedTextRecipe, noteComposedText, type TextPiece } from './tokens/composed-texts.js';
 export {
   createCountingTokenizer,
   type CountingTokenizer,

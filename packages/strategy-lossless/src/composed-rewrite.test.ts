@@ -1,13 +1,7 @@
-import { densityDefaults, parseHistory, type HistoryEntry, type TextPiece, type ToolResponseBlock } from '@ctx/core';
-import * as core from '@ctx/core';
-import { describe, expect, it, vi } from 'vitest';
+import { composedTextRecipe, densityDefaults, parseHistory, type HistoryEntry, type TextPiece, type ToolResponseBlock } from '@ctx/core';
+import { describe, expect, it } from 'vitest';
 import { createLosslessStrategy } from './lossless-strategy.js';
 import { optimizeWith } from './test-support/optimize-with.js';
-
-vi.mock('@ctx/core', async (importOriginal) => {
-  const original = await importOriginal<typeof core>();
-  return { ...original, noteComposedText: vi.fn(original.noteComposedText) };
-});
 
 const lines = (label: string, count: number): string[] =>
   Array.from({ length: count }, (_, index) => `${label} ${index}: checked src/module${index}.ts against the schema, 0 problems`);
@@ -20,14 +14,12 @@ const join = (pieces: readonly TextPiece[]): string =>
 
 /** The rewritten text of the last result and the recipe lossless noted for it. */
 function rewriteLast(history: HistoryEntry[]): { original: string; rewritten: string; pieces: readonly TextPiece[] | undefined } {
-  const noted = vi.mocked(core.noteComposedText);
-  noted.mockClear();
   const frozen = parseHistory(history);
   const plan = optimizeWith(createLosslessStrategy())(frozen, { ...densityDefaults, workspaceRoot: '/repo' });
   const last = frozen.length - 1;
   const original = (frozen[last]?.blocks[0] as ToolResponseBlock).result as string;
   const rewritten = (plan.replacements.get(last)?.blocks[0] as ToolResponseBlock | undefined)?.result as string;
-  return { original, rewritten, pieces: noted.mock.calls.find(([text]) => text === rewritten)?.[1] };
+  return { original, rewritten, pieces: composedTextRecipe(rewritten) };
 }
 
 describe('lossless notes how a rewritten result is made (noteComposedText)', () => {

@@ -1,15 +1,10 @@
 import { propertyRuns } from '@ctx/test-properties';
 import fc from 'fast-check';
-import { describe, expect, it, vi } from 'vitest';
-import { noteComposedText, type TextPiece } from './composed-texts.js';
-import * as lineStartChunks from './line-start-chunks.js';
+import { describe, expect, it } from 'vitest';
+import { composedTextRecipe, noteComposedText, type TextPiece } from './composed-texts.js';
+import { allowsCut, splitAtLineStarts } from './line-start-chunks.js';
 import { createTokenCounter } from './token-counter.js';
 import type { Tokenizer } from './tokenizer.js';
-
-vi.mock('./line-start-chunks.js', async (importOriginal) => {
-  const original = await importOriginal<typeof lineStartChunks>();
-  return { ...original, splitAtLineStarts: vi.fn(original.splitAtLineStarts) };
-});
 
 /**
  * A tokenizer whose counts add up at exactly the line starts `additiveAtLineStarts` promises, and at no other: one
@@ -27,7 +22,7 @@ function createStrictTokenizer(): Tokenizer & { readonly calls: string[] } {
       calls.push(text);
       let joined = 0;
       for (let index = text.indexOf('\n'); index >= 0 && index < text.length - 1; index = text.indexOf('\n', index + 1)) {
-        if (!lineStartChunks.allowsCut(text, index + 1)) joined++;
+        if (!allowsCut(text, index + 1)) joined++;
       }
       return text.split(/\s+/).filter(Boolean).length + joined;
     },
@@ -77,50 +72,46 @@ describe('noteComposedText', () => {
     );
   });
 
-  it('should count a text made of spans of a counted text without splitting it again, tokenizing only around what was written', () => {
+  it('should count a text made of spans of a counted text from its chunks, tokenizing only the stretch around what was written', () => {
     const lines = Array.from({ length: 600 }, (_, index) => `  export const value${index} = compute(${index});`);
     const text = lines.join('\n');
+    const lineStart = (index: number) => lines.slice(0, index).join('\n').length + (index > 0 ? 1 : 0);
+    const cuts = new Set<number>();
+    let at = 0;
+    for (const chunk of splitAtLineStarts(text)) cuts.add((at += chunk.length));
+    // A span that ends inside one of the source's chunks, then a line that starts a chunk of its own wherever it is:
+    // split anew, the written line's chunk would start at it; counted from the source's chunks, one stretch runs from
+    // the source's last cut before it to the first after it.
+    const cutLine = Array.from({ length: 100 }, (_, offset) => 300 + offset).find((index) => !cuts.has(lineStart(index))) as number;
+    const marker = Array.from({ length: 100 }, (_, index) => `[${index}] lines as shown above`).find((line) =>
+      splitAtLineStarts(`a\n${line}\nb`)[1]?.startsWith(line),
+    ) as string;
+    const pieces: TextPiece[] = [{ text, start: 0, end: lineStart(cutLine) }, `${marker}\n`, { text, start: lineStart(cutLine + 40), end: text.length }];
+    const composed = pieces.map((piece) => (typeof piece === 'string' ? piece : text.slice(piece.start, piece.end))).join('');
     const tokenizer = createStrictTokenizer();
     const counter = createTokenCounter(tokenizer);
     counter.countText(text);
-    const cut = lines.slice(0, 300).join('\n').length + 1;
-    const resume = lines.slice(0, 340).join('\n').length + 1;
-    const marker = '[… lines 300–339 as shown above …]\n';
-    const pieces: TextPiece[] = [{ text, start: 0, end: cut }, marker, { text, start: resume, end: text.length }];
-    const composed = join(pieces);
     noteComposedText(composed, pieces);
-    const split = vi.mocked(lineStartChunks.splitAtLineStarts);
-    split.mockClear();
-    const tokenizedBefore = tokenizer.calls.join('').length;
+    const tokenizedBefore = tokenizer.calls.length;
     expect(counter.countText(composed)).toBe(createStrictTokenizer().countTokens(composed));
-    expect(split.mock.calls.some(([argument]) => argument === composed)).toBe(false);
-    expect(tokenizer.calls.join('').length - tokenizedBefore).toBeLessThan(composed.length / 10);
+    const calls = tokenizer.calls.slice(tokenizedBefore);
+    expect(calls.some((call) => call.includes(`${lines[cutLine - 1] as string}\n${marker}`))).toBe(true);
+    expect(calls.join('').length).toBeLessThan(composed.length / 10);
   });
 
-  it('should forget recipes beyond the 128 noted last, and layouts beyond the 64 long texts counted last', () => {
-    const source = (label: string) => Array.from({ length: 200 }, (_, index) => `${label} line ${index} of the output`).join('\n');
-    const text = source('kept');
-    const counter = createTokenCounter(createStrictTokenizer());
-    counter.countText(text);
-    const split = vi.mocked(lineStartChunks.splitAtLineStarts);
-    const composedOf = (label: string): string => {
-      const composed = `${text.slice(0, 2000)}[${label}]\n${text.slice(3000)}`;
-      noteComposedText(composed, [{ text, start: 0, end: 2000 }, `[${label}]\n`, { text, start: 3000, end: text.length }]);
-      return composed;
-    };
-    const splitWhole = (composed: string): boolean => {
-      split.mockClear();
-      counter.countText(composed);
-      return split.mock.calls.some(([argument]) => argument === composed);
-    };
-    expect(splitWhole(composedOf('first'))).toBe(false);
-
-    const forgotten = composedOf('forgotten');
-    for (let index = 0; index < 128; index++) noteComposedText(`${index}`.padEnd(2000, '.'), ['x'.repeat(2000)]);
-    expect(splitWhole(forgotten)).toBe(true);
-
-    for (let index = 0; index < 64; index++) counter.countText(source(`other ${index}`));
-    expect(splitWhole(composedOf('after'))).toBe(true);
+  it('should keep the recipes of the 128 texts noted last, of 4 million characters at most', () => {
+    const long = (label: string) => `${label}\n`.padEnd(2000, '.');
+    const pieces = (text: string): TextPiece[] => [text];
+    noteComposedText(long('first'), pieces(long('first')));
+    expect(composedTextRecipe(long('first'))).toEqual(pieces(long('first')));
+    for (let index = 0; index < 128; index++) noteComposedText(long(`other ${index}`), pieces(long(`other ${index}`)));
+    expect(composedTextRecipe(long('first'))).toBeUndefined();
+    expect(composedTextRecipe(long('other 127'))).toBeDefined();
+    const huge = 'x'.repeat(4_000_001);
+    noteComposedText(huge, [huge]);
+    expect(composedTextRecipe(huge)).toBeUndefined();
+    noteComposedText('short', ['short']);
+    expect(composedTextRecipe('short')).toBeUndefined();
   });
 
   it('should ignore a recipe whose pieces do not join to the text, and count the text itself', () => {

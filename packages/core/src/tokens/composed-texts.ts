@@ -39,7 +39,15 @@ export function noteComposedText(text: string, pieces: readonly TextPiece[]): vo
   if (text.length >= minimumComposedLength) recipes.set(text, pieces);
 }
 
-/** The pieces noted for `text`, or undefined. */
+/**
+ * The pieces noted for `text` by {@link noteComposedText}, or undefined: not noted, noted too long ago, or shorter
+ * than 1,024 characters. For a strategy's tests, to check that what it notes joins to what it wrote.
+ *
+ * @example
+ * ```ts
+ * expect(composedTextRecipe(rewritten)?.map((piece) => (typeof piece === 'string' ? piece : piece.text.slice(piece.start, piece.end))).join('')).toBe(rewritten);
+ * ```
+ */
 export function composedTextRecipe(text: string): readonly TextPiece[] | undefined {
   return text.length < minimumComposedLength ? undefined : recipes.get(text);
 }
