@@ -40,6 +40,9 @@ const line = fc.constantFrom(
   '+ added line',
   '- removed line',
   '⟨ Reference: See output lines 1–4 above ⟩',
+  'a Windows line\r',
+  '\rafter a carriage return',
+  '😀 two-unit characters',
 );
 const source = fc.array(line, { minLength: 60, maxLength: 300 }).map((lines) => lines.join('\n'));
 
