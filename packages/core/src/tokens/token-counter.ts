@@ -190,15 +190,21 @@ export function createTokenCounter(tokenizer: Tokenizer, options: TokenCountingO
     let stretchStart = 0;
     const closeStretch = (end: number): void => {
       if (end <= stretchStart) return;
-      // No span's chunks were of use: the text is counted as if it had no recipe (a shorter stretch cannot lead back
-      // here, so counting it through countText ends).
+      // No span's chunks were of use: the text is counted as if it had no recipe.
       if (stretchStart === 0 && end === text.length) {
         total = countChunks(text);
         return;
       }
-      total += countText(text.slice(stretchStart, end));
-      positions.push(end);
-      before.push(total);
+      // Cut where a split of the whole text would cut (a stretch starts and ends at such cuts), so the chunks around
+      // what was written are the ones that split would look up, repeated markers and all, and later spans of this
+      // text (an emergency cut's head and tail) can end close to them.
+      let at = stretchStart;
+      for (const chunk of splitAtLineStarts(text.slice(stretchStart, end))) {
+        total += countCachedText(chunk);
+        at += chunk.length;
+        positions.push(at);
+        before.push(total);
+      }
     };
     let position = 0;
     for (const piece of pieces) {
