@@ -121,4 +121,16 @@ describe('noteComposedText', () => {
     noteComposedText(outOfRange, [{ text, start: 0, end: text.length + 5 }]);
     expect(counter.countText(outOfRange)).toBe(createStrictTokenizer().countTokens(outOfRange));
   });
+
+  it('should never let a malformed recipe (from JavaScript, untyped) break counting', () => {
+    const text = Array.from({ length: 300 }, (_, index) => `line ${index} of the output`).join('\n');
+    const counter = createTokenCounter(createStrictTokenizer());
+    counter.countText(text);
+    const malformed: unknown[] = [null, 'a string', [null], [{ start: 0, end: 4 }], [{ text, start: '0', end: 4 }], [{ text, start: 0.5, end: 4 }]];
+    for (const [index, recipe] of malformed.entries()) {
+      const composed = `${index}\n${text}`;
+      noteComposedText(composed, recipe as TextPiece[]);
+      expect(counter.countText(composed)).toBe(createStrictTokenizer().countTokens(composed));
+    }
+  });
 });

@@ -22,8 +22,8 @@ const minimumComposedLength = 1024;
  * tail) notes the spans.
  *
  * Only a hint. Counters made by `createTokenCounter` use it when their tokenizer declares `additiveAtLineStarts`, and
- * only at line starts where that declaration makes the sum exact; a recipe whose pieces do not join to `text` is
- * ignored. Counts are the same with or without it. Kept for the 128 texts noted most recently, 4 million characters
+ * only at line starts where that declaration makes the sum exact; a recipe whose pieces do not join to `text`, or
+ * that is malformed, is ignored (never an error while counting). Counts are the same with or without it. Kept for the 128 texts noted most recently, 4 million characters
  * of them at most (module-wide, so a strategy that has no counter at hand, as in `optimize()`, can note what it
  * wrote); texts under 1,024 characters are not kept.
  *
@@ -52,22 +52,28 @@ export function composedTextRecipe(text: string): readonly TextPiece[] | undefin
   return text.length < minimumComposedLength ? undefined : recipes.get(text);
 }
 
+/** The characters a well-formed range piece stands for, or undefined for anything else (a hint never throws). */
+function rangeText(piece: unknown): string | undefined {
+  if (typeof piece !== 'object' || piece === null) return undefined;
+  const { text, start, end } = piece as { text?: unknown; start?: unknown; end?: unknown };
+  if (typeof text !== 'string' || !Number.isInteger(start) || !Number.isInteger(end)) return undefined;
+  const from = start as number;
+  const to = end as number;
+  return from >= 0 && from <= to && to <= text.length ? text.slice(from, to) : undefined;
+}
+
 /**
- * Whether `pieces` join to exactly `text` (each range within its text, whole numbers): a recipe that does not is not
- * used. Compares piece by piece without building the joined string: slices and `===` (the engine compares the
- * characters in one native loop; `startsWith` at an offset took 1–10 ms for an 800,000-character text, slices 0.2–0.5).
+ * Whether `pieces` join to exactly `text` (each range within its text, whole numbers): a recipe that does not, or is
+ * not an array of pieces at all, is not used. Compares piece by piece without building the joined string: slices and
+ * `===` (the engine compares the characters in one native loop; `startsWith` at an offset took 1–10 ms for an
+ * 800,000-character text, slices 0.2–0.5).
  */
 export function piecesJoinTo(text: string, pieces: readonly TextPiece[]): boolean {
+  if (!Array.isArray(pieces)) return false;
   let position = 0;
-  for (const piece of pieces) {
-    let part: string;
-    if (typeof piece === 'string') {
-      part = piece;
-    } else {
-      const { start, end } = piece;
-      if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= piece.text.length)) return false;
-      part = piece.text.slice(start, end);
-    }
+  for (const piece of pieces as readonly unknown[]) {
+    const part = typeof piece === 'string' ? piece : rangeText(piece);
+    if (part === undefined) return false;
     if (position + part.length > text.length || text.slice(position, position + part.length) !== part) return false;
     position += part.length;
   }

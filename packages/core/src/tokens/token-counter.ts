@@ -181,8 +181,9 @@ export function createTokenCounter(tokenizer: Tokenizer, options: TokenCountingO
     at === 0 || at === text.length || (text.charCodeAt(at - 1) === lineFeed && allowsCut(text, at));
 
   // The pieces' own texts' layouts give the counts of whole chunks inside each span; what lies between those (the
-  // start and end of each span, the strings written between them) is counted as one text per stretch, from the last
-  // cut used to the next. Every cut is checked in `text` itself, so the sum is the whole text's count.
+  // start and end of each span, the strings written between them) is counted stretch by stretch, from the last cut
+  // used to the next, in the chunks a split of the whole text would make there. Every join is checked in `text`
+  // itself, so the sum is the whole text's count.
   const countComposed = (text: string, pieces: readonly TextPiece[]): number => {
     const positions = [0];
     const before = [0];
